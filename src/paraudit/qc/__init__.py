@@ -1,0 +1,1 @@
+"""Audio QC: Praat measurements of renderings against a neutral baseline."""

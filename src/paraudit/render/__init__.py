@@ -1,0 +1,1 @@
+"""Offline rendering: Piper speech + emotion as a prosody manipulation (Praat PSOLA)."""

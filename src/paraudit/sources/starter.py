@@ -1,0 +1,73 @@
+"""The offline starter source data, written for this project (not copied from any corpus).
+
+single_turn.jsonl: one user sentence whose words fit both emotions of its pair, and for each
+emotion an assistant response that fits it without naming it. Pairs follow the paper's four
+(anger/sadness, surprise/sadness, surprise/neutral, anger/surprise) in roughly its proportions.
+
+positional.jsonl: task-oriented dialogues where the assistant fails twice; in one branch the
+user's mood shifts after the first failure, in the other after the second, and each branch's
+final response addresses the cause of its own shift.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from paraudit.items.records import Turn
+
+
+class _Src(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+
+class SourceResponse(_Src):
+    text: str
+    """The response words."""
+    emotion: str
+    """Tone to render it with."""
+
+
+class SingleTurnSource(_Src):
+    id: str
+    text: str
+    """The user sentence, identical in both branches."""
+    emotions: tuple[str, str]
+    """The two emotions the sentence is spoken with."""
+    responses: tuple[SourceResponse, SourceResponse]
+    """The right response for each emotion, in the same order."""
+
+
+class PositionalBranchSource(_Src):
+    shift_human_turn: int = Field(ge=1)
+    """0-based index among the human turns at which the mood shifts from `before` to `after`."""
+    cause: str
+    """The assistant failure that caused the shift."""
+    response: str
+    """Final response addressing that cause."""
+    response_emotion: str = "empathetic"
+
+
+class PositionalSource(_Src):
+    id: str
+    domain: str
+    before: str
+    """The human's emotion X before the shift."""
+    after: str
+    """The human's emotion Y from the shift on."""
+    turns: tuple[Turn, ...]
+    branches: tuple[PositionalBranchSource, PositionalBranchSource]
+
+
+def _lines(name: str) -> list[str]:
+    text = files("paraudit.sources").joinpath("data", name).read_text(encoding="utf-8")
+    return [ln for ln in text.splitlines() if ln.strip()]
+
+
+def single_turn_sources() -> list[SingleTurnSource]:
+    return [SingleTurnSource.model_validate_json(ln) for ln in _lines("single_turn.jsonl")]
+
+
+def positional_sources() -> list[PositionalSource]:
+    return [PositionalSource.model_validate_json(ln) for ln in _lines("positional.jsonl")]
