@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from paraudit.cli import build, hf, validate
+from paraudit.cli import build, demo, hf, judges, run, validate
 
 app = typer.Typer(
     name="paraudit",
@@ -17,6 +17,9 @@ app.command("build")(build.build)
 app.command("validate")(validate.validate)
 app.command("export-hf")(hf.export_cmd)
 app.command("import-hf")(hf.import_cmd)
+app.command("run")(run.run)
+app.command("judges")(judges.judges)
+app.command("demo")(demo.demo)
 
 if __name__ == "__main__":
     app()

@@ -1,0 +1,1 @@
+"""Judges: one async interface, backends registered by spec string."""

@@ -1,0 +1,58 @@
+"""The judge interface: async generate(prompt) -> reply text."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from paraudit.protocols.parts import Prompt
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    audio_in: bool = True
+    max_audio_parts: int | None = None
+    max_audio_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    """The raw reply, always kept."""
+    refused: str | None = None
+    """Set when the provider refused (safety block, empty candidate), with the reason."""
+    usage: dict[str, Any] = field(default_factory=dict)
+
+
+class JudgeError(Exception):
+    """A call failed in a way worth retrying (rate limit, 5xx, timeout)."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class FatalJudgeError(Exception):
+    """A call failed in a way retrying cannot fix (authentication, bad request): stop the run."""
+
+
+class Judge(ABC):
+    """A judge backend. Subclasses are built from a spec string by the registry."""
+
+    capabilities = Capabilities()
+
+    def __init__(self, spec: str, options: dict[str, str]) -> None:
+        self.spec = spec
+        self.options = options
+
+    def params(self) -> dict[str, Any]:
+        """Every parameter that changes output: part of each call's cache key."""
+        return dict(sorted(self.options.items()))
+
+    def calibrate(self, dataset: Any) -> None:  # noqa: B027 - optional hook
+        """Optional: see the whole dataset before the run (unsupervised normalisation only)."""
+
+    @abstractmethod
+    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+        """Answer one prompt; `sample` distinguishes re-asks of the same prompt."""

@@ -1,0 +1,289 @@
+"""builtin:prosody — a cascade: Praat features → emotion → response.
+
+1. Perception: each clip's median pitch, pitch range, loudness, speaking rate and end level are
+   measured with Praat and normalised per voice across the dataset (the mean and spread of all
+   human-turn clips, found in `calibrate` without looking at any label). The offered emotion
+   whose prosody profile lies nearest wins.
+2. Mapping: single-turn — a lexicon score of how well each response fits the perceived emotion
+   (VADER sentiment from `vaderSentiment` plus cue-word lists); positional — the human turn where
+   the mood shifts (a change point in the perceived negativity) points at the assistant turn
+   before it, and the response sharing most words with that turn wins.
+It hears no words: where it needs the transcript of a clip (speaking rate, the failing assistant
+turn) it uses the dataset's own transcript as a perfect speech recogniser, said here plainly.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import numpy as np
+import soundfile as sf
+
+from paraudit.judges.base import Reply
+from paraudit.judges.builtin.common import BuiltinJudge, Question, reply_json
+from paraudit.protocols.parts import AudioPart, Prompt, TextPart, prompt_text
+from paraudit.qc.acoustics import measure
+
+# Expected change against neutral (pitch st, range st, loudness dB, log rate, end level st),
+# as measured on the offline renderer's profiles.
+PROFILE_DELTAS: dict[str, tuple[float, float, float, float, float]] = {
+    "neutral": (0.0, 0.0, 0.0, 0.0, 0.0),
+    "angry": (5.5, 3.0, 6.0, 0.18, 0.0),
+    "sad": (-3.0, -2.5, -7.0, -0.5, 1.0),
+    "surprised": (3.0, 3.5, 1.7, 0.0, 4.0),
+    "happy": (3.0, 2.5, 2.2, 0.07, 0.0),
+    "frazzled": (4.0, 2.0, 3.5, 0.18, 0.0),
+    "hesitant": (-1.0, -1.5, -3.5, -0.4, 5.0),
+}
+SCALES = np.array([3.0, 2.5, 4.0, 0.2, 3.0])
+CALM = ("neutral", "happy")
+UPSET = ("sad", "angry", "frazzled", "hesitant")
+
+ACTION = set(
+    "demand insist complaint file refund dispute challenge right owe owes law letter firm fair fix "
+    "stop tow pay paying error mistake outrageous ridiculous unacceptable service quote severance "
+    "contract treat undermines explanation should compensation".split()
+)
+COMFORT = set(
+    "gentle gently rest hard miss loss here slow breath kind lovely memories memory quiet lonely "
+    "hurts letdown rough draining exhausting grieve goodbye weighing easier ready belong "
+    "childhood proper care".split()
+)
+WOW = set("wow really wait already no way what whole".split())
+_WORD = re.compile(r"[a-z']+")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+class ProsodyJudge(BuiltinJudge):
+    def __init__(self, spec: str, options: dict[str, str]) -> None:
+        super().__init__(spec, options)
+        self.transcripts: dict[str, tuple[str, str]] = {}
+        self._features: dict[str, np.ndarray] = {}
+        self.mean = np.zeros(5)
+        self._vader: Any = None
+
+    # -- calibration --------------------------------------------------------------------
+    def calibrate(self, dataset: Any) -> None:
+        human: list[str] = []
+        for item in dataset.items:
+            for br in item.branches:
+                for turn, rel in zip(item.context, br.audio, strict=True):
+                    sha = rel.rsplit("/", 1)[-1].split(".")[0]
+                    self.transcripts[sha] = (turn.text, turn.speaker)
+                    if turn.speaker == "human":
+                        human.append(sha)
+                        self._feature(dataset.audio_path(rel), sha)
+                sha = br.response.audio.rsplit("/", 1)[-1].split(".")[0]
+                self.transcripts[sha] = (br.response.text, "assistant")
+        if human:
+            feats = np.array([self._features[s] for s in dict.fromkeys(human)])
+            # The dataset mean corresponds to the average profile, not to neutral.
+            self.mean = feats.mean(axis=0) - np.mean(list(PROFILE_DELTAS.values()), axis=0)
+
+    def _feature(self, path: Any, sha: str) -> np.ndarray:
+        if sha not in self._features:
+            x, rate = sf.read(str(path), dtype="float64")
+            f = measure(x, rate, self.transcripts.get(sha, ("x",))[0])
+            st = 12 * math.log2(f.f0_median_hz) if f.f0_median_hz > 0 else 0.0
+            rate_log = math.log(f.syllable_rate) if f.syllable_rate > 0 else 0.0
+            self._features[sha] = np.array([st, f.f0_range_st, f.rms_db, rate_log, f.end_level_st])
+        return self._features[sha]
+
+    def distance(self, part: AudioPart, emotion: str) -> float:
+        z = (self._feature(part.path, part.sha256) - self.mean) / SCALES
+        proto = np.array(PROFILE_DELTAS.get(emotion, PROFILE_DELTAS["neutral"])) / SCALES
+        return float(np.sum((z - proto) ** 2))
+
+    # -- mapping ------------------------------------------------------------------------
+    def fit(self, response: str, emotion: str) -> float:
+        if self._vader is None:
+            from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+            self._vader = SentimentIntensityAnalyzer()
+        words = _words(response)
+        q = response.count("?") + response.count("!")
+        compound = self._vader.polarity_scores(response)["compound"]
+        action = sum(w in ACTION for w in words) + 2 * response.lower().count("not okay")
+        comfort = sum(w in COMFORT for w in words)
+        scores: dict[str, float] = {
+            "angry": action - 0.5 * q,
+            "sad": comfort - 0.5 * q,
+            "surprised": q + 0.5 * sum(w in WOW for w in words),
+            "neutral": -q - abs(compound) - 0.02 * len(words),
+            "happy": compound + 0.3 * q,
+        }
+        return scores.get(emotion, float(-q))
+
+    def _text_of(self, part: AudioPart) -> str:
+        return self.transcripts.get(part.sha256, ("", ""))[0]
+
+    # -- answering ----------------------------------------------------------------------
+    def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
+        text = prompt_text(prompt)
+        audio = [p for p in prompt if isinstance(p, AudioPart)]
+        if q.kind == "turns":
+            return self._perceive_turns(prompt, text)
+        if "R1 = " in text and audio:
+            return self._perceive_single(text, audio[0])
+        if not audio:
+            return self._oracle(text, q)
+        return self._judge(prompt, q)
+
+    def _perceive_single(self, text: str, clip: AudioPart) -> Reply:
+        e1, e2 = re.search(r"R1 = (.+)\nR2 = (.+)", text).groups()  # type: ignore[union-attr]
+        pick = "R1" if self.distance(clip, e1) <= self.distance(clip, e2) else "R2"
+        return reply_json(f"prosody nearer to {e1 if pick == 'R1' else e2}", pick)
+
+    def _conversations(self, prompt: Prompt) -> dict[str, list[tuple[str, AudioPart]]]:
+        convs: dict[str, list[tuple[str, AudioPart]]] = {}
+        label: tuple[str, str] | None = None
+        for p in prompt:
+            if isinstance(p, TextPart):
+                m = re.fullmatch(
+                    r"Conversation (\w+) turn \d+ \((human|voice assistant)\) clip", p.text
+                )
+                label = (m.group(1), m.group(2)) if m else None
+            elif label is not None:
+                convs.setdefault(label[0], []).append((label[1], p))
+                label = None
+        return convs
+
+    def _perceive_turns(self, prompt: Prompt, text: str) -> Reply:
+        e1, e2 = re.search(r"E1 = (.+)\nE2 = (.+)", text).groups()  # type: ignore[union-attr]
+        turns = self._conversations(prompt)["C"]
+        pred = {
+            f"C{t}": "E1" if self.distance(a, e1) <= self.distance(a, e2) else "E2"
+            for t, (speaker, a) in enumerate(turns, 1)
+            if speaker == "human"
+        }
+        return reply_json("nearest prosody profile per human turn", pred)
+
+    def _upset(self, a: AudioPart) -> float:
+        return min(self.distance(a, e) for e in CALM) - min(self.distance(a, e) for e in UPSET)
+
+    def _shift_cause(self, turns: list[tuple[str, str]], upset: list[float]) -> str:
+        """Text of the assistant turn before the human turn where the mood shifts."""
+        humans = [i for i, (s, _) in enumerate(turns) if s == "human"]
+        best, shift = -math.inf, humans[-1]
+        for k in range(1, len(humans)):
+            gain = float(np.mean(upset[k:]) - np.mean(upset[:k]))
+            if gain > best:
+                best, shift = gain, humans[k]
+        before = [t for s, t in turns[:shift] if s != "human"]
+        return before[-1] if before else ""
+
+    def _overlap(self, a: str, b: str) -> int:
+        return len(set(_words(a)) & set(_words(b)))
+
+    def _choose(self, scores: dict[str, float], why: str) -> Reply:
+        return reply_json(why, "R1" if scores["R1"] >= scores["R2"] else "R2")
+
+    def _match(self, s: dict[tuple[str, str], float], why: str) -> Reply:
+        keep = s[("CA", "R1")] + s[("CB", "R2")] >= s[("CA", "R2")] + s[("CB", "R1")]
+        pred = {"CA": "R1", "CB": "R2"} if keep else {"CA": "R2", "CB": "R1"}
+        return reply_json(why, pred)
+
+    def _candidates(self, responses: dict[str, str]) -> list[str]:
+        options = ("angry", "sad", "surprised", "neutral")
+        best = {max(options, key=lambda e: self.fit(r, e)) for r in responses.values()}
+        return sorted(best) if len(best) == 2 else list(options)
+
+    def _judge(self, prompt: Prompt, q: Question) -> Reply:
+        responses: dict[str, str] = {}
+        clips: dict[str, AudioPart] = {}
+        pending: str | None = None
+        for p in prompt:
+            if isinstance(p, TextPart):
+                pending = (
+                    p.text.rstrip(":") if p.text in ("R1:", "R2:", "C:", "CA:", "CB:") else None
+                )
+            elif pending:
+                clips[pending] = p
+                pending = None
+        responses = {k: self._text_of(clips[k]) for k in ("R1", "R2") if k in clips}
+        convs = self._conversations(prompt)
+        if convs:  # positional: change point → cause → response
+            causes = {}
+            for name, turns in convs.items():
+                upset = [self._upset(a) for s, a in turns if s == "human"]
+                causes[name] = self._shift_cause([(s, self._text_of(a)) for s, a in turns], upset)
+            if q.kind == "matching":
+                return self._match(
+                    {
+                        (c, r): self._overlap(causes[c], responses[r])
+                        for c in ("CA", "CB")
+                        for r in ("R1", "R2")
+                    },
+                    "responses matched to the failure before each shift",
+                )
+            return self._choose(
+                {r: self._overlap(causes["C"], t) for r, t in responses.items()},
+                "response addresses the failure before the shift",
+            )
+        cands = self._candidates(responses)
+        if q.kind == "matching":
+            emo = {c: min(cands, key=lambda e: self.distance(clips[c], e)) for c in ("CA", "CB")}
+            return self._match(
+                {
+                    (c, r): self.fit(responses[r], emo[c])
+                    for c in ("CA", "CB")
+                    for r in ("R1", "R2")
+                },
+                f"heard {emo}",
+            )
+        e = min(cands, key=lambda e: self.distance(clips["C"], e))
+        return self._choose({r: self.fit(t, e) for r, t in responses.items()}, f"heard {e}")
+
+    def _oracle(self, text: str, q: Question) -> Reply:
+        responses = dict(re.findall(r"^(R[12]): (.*)$", text, re.M))
+        multi = re.findall(
+            r"^(CA|CB|C) turn \d+ \((human|voice assistant)\): transcript: (.*?) emotion: (.*)$",
+            text,
+            re.M,
+        )
+        if multi:
+            by: dict[str, list[tuple[str, str, str]]] = {}
+            for conv, spk, words, emo in multi:
+                by.setdefault(conv, []).append(
+                    ("human" if spk == "human" else "assistant", words, emo)
+                )
+            causes = {}
+            for conv, turns in by.items():
+                hum = [emo for s, _, emo in turns if s == "human"]
+                upset = [0.0 if e == hum[0] else 1.0 for e in hum]
+                causes[conv] = self._shift_cause([(s, w) for s, w, _ in turns], upset)
+            if q.kind == "matching":
+                return self._match(
+                    {
+                        (c, r): self._overlap(causes[c], responses[r])
+                        for c in ("CA", "CB")
+                        for r in ("R1", "R2")
+                    },
+                    "responses matched to each shift's cause",
+                )
+            return self._choose(
+                {r: self._overlap(causes["C"], t) for r, t in responses.items()},
+                "response addresses the shift's cause",
+            )
+        single = dict(
+            (c, e) for c, e in re.findall(r"^(CA|CB|C): transcript: .*? emotion: (.*)$", text, re.M)
+        )
+        if not single:  # T control: no emotion given
+            return reply_json("no emotion given", "R1")
+        if q.kind == "matching":
+            return self._match(
+                {
+                    (c, r): self.fit(responses[r], single[c])
+                    for c in ("CA", "CB")
+                    for r in ("R1", "R2")
+                },
+                "lexicon fit",
+            )
+        return self._choose(
+            {r: self.fit(t, single["C"]) for r, t in responses.items()}, "lexicon fit"
+        )

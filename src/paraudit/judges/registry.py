@@ -1,0 +1,114 @@
+"""Judge backends by spec string: `name:model[@base_url][?key=value&...]`.
+
+Backends import lazily, so the core installs light; a missing extra or a typo gets a message
+that says what to do. Third-party judges register under the entry-point group `paraudit.judges`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.util
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from urllib.parse import parse_qsl
+
+from paraudit.errors import MissingExtraError, ParauditError
+from paraudit.judges.base import Judge
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    target: str
+    """module:Class, imported only when the backend is used."""
+    extra: str | None
+    needs: tuple[str, ...]
+    """Modules that must be importable."""
+    description: str
+    key_env: tuple[str, ...] = ()
+
+
+BUILTIN = "builtin"
+BACKENDS: dict[str, Backend] = {
+    b.name: b
+    for b in (
+        Backend(
+            "builtin",
+            "paraudit.judges.builtin:make_builtin",
+            None,
+            (),
+            "offline judges: random, first, transcript, prosody",
+        ),
+    )
+}
+BUILTIN_MODELS = ("random", "first", "transcript", "prosody")
+
+
+@dataclass(frozen=True)
+class Spec:
+    backend: str
+    model: str
+    base_url: str | None
+    options: dict[str, str]
+
+
+def parse_spec(spec: str) -> Spec:
+    head, _, query = spec.partition("?")
+    if ":" not in head:
+        raise ParauditError(
+            f"judge spec '{spec}' must look like backend:model (e.g. builtin:prosody)"
+        )
+    backend, model = head.split(":", 1)
+    base_url = None
+    if "@" in model:
+        model, base_url = model.split("@", 1)
+    if not model:
+        raise ParauditError(f"judge spec '{spec}' names no model")
+    return Spec(backend, model, base_url, dict(parse_qsl(query)))
+
+
+def _third_party() -> dict[str, object]:
+    return {ep.name: ep for ep in entry_points(group="paraudit.judges")}
+
+
+def _did_you_mean(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def load_judge(spec: str) -> Judge:
+    s = parse_spec(spec)
+    third = _third_party()
+    if s.backend in third:
+        cls = third[s.backend].load()  # type: ignore[attr-defined]
+        judge: Judge = cls(spec, s.options)
+        return judge
+    if s.backend not in BACKENDS:
+        known = sorted([*BACKENDS, *third])
+        raise ParauditError(
+            f"unknown judge backend '{s.backend}' (known: {', '.join(known)})"
+            + _did_you_mean(s.backend, known)
+        )
+    b = BACKENDS[s.backend]
+    for mod in b.needs:
+        if importlib.util.find_spec(mod) is None:
+            raise MissingExtraError(f"judge backend '{b.name}'", b.extra or b.name, mod)
+    module, _, attr = b.target.partition(":")
+    factory = getattr(importlib.import_module(module), attr)
+    made: Judge = factory(spec, s)
+    return made
+
+
+def list_backends() -> list[tuple[str, str, bool, str]]:
+    """(name, description, installed, what it needs) for `paraudit judges`."""
+    rows = []
+    for b in BACKENDS.values():
+        installed = all(importlib.util.find_spec(m) is not None for m in b.needs)
+        need = f"pip install 'paraudit[{b.extra}]'" if b.extra else "nothing (offline)"
+        if b.key_env:
+            need += f"; key in {' or '.join(b.key_env)}"
+        rows.append((b.name, b.description, installed, need))
+    for name in _third_party():
+        rows.append((name, "third-party (entry point paraudit.judges)", True, ""))
+    return rows

@@ -1,0 +1,1 @@
+"""The audit runner: plan, cache keys, SQLite run store, concurrent resumable calls."""

@@ -1,0 +1,100 @@
+"""One judge call with a cache key, retries (exponential back-off with jitter, Retry-After),
+a timeout and a per-judge rate limit."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from paraudit.judges.base import FatalJudgeError, Judge, JudgeError
+from paraudit.protocols.parts import AudioPart, Prompt
+
+
+def call_key(judge: Judge, prompt: Prompt, sample: int) -> str:
+    """sha256 of canonical JSON: judge identity and output-changing parameters, prompt text,
+    audio content hashes, sample index."""
+    identity = judge.spec.split("?", 1)[0]
+    parts: list[Any] = [
+        {"audio": p.sha256} if isinstance(p, AudioPart) else {"text": p.text} for p in prompt
+    ]
+    blob = json.dumps(
+        {"judge": identity, "params": judge.params(), "prompt": parts, "sample": sample},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class RateLimiter:
+    """At most `rpm` call starts per minute (evenly spaced)."""
+
+    def __init__(self, rpm: float | None) -> None:
+        self.interval = 60.0 / rpm if rpm else 0.0
+        self._next = 0.0
+        self._lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        if not self.interval:
+            return
+        async with self._lock:
+            now = time.monotonic()
+            delay = self._next - now
+            self._next = max(now, self._next) + self.interval
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    status: str
+    """ok | refused | error"""
+    raw: str | None
+    reason: str
+    latency_s: float
+    attempts: int
+    usage: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_attempts: int = 4
+    base_delay_s: float = 0.5
+    max_delay_s: float = 30.0
+    timeout_s: float = 120.0
+
+
+async def call_with_retries(
+    judge: Judge, prompt: Prompt, sample: int, limiter: RateLimiter, policy: RetryPolicy
+) -> CallOutcome:
+    reason = ""
+    start = time.perf_counter()
+    for attempt in range(1, policy.max_attempts + 1):
+        await limiter.wait()
+        try:
+            reply = await asyncio.wait_for(judge.generate(prompt, sample=sample), policy.timeout_s)
+        except FatalJudgeError:
+            raise
+        except JudgeError as e:
+            reason, wait = str(e), e.retry_after
+        except TimeoutError:
+            reason, wait = f"timed out after {policy.timeout_s:g} s", None
+        except Exception as e:  # an unexpected backend failure is an error row, not a crash
+            reason, wait = f"{type(e).__name__}: {e}", None
+        else:
+            latency = time.perf_counter() - start
+            if reply.refused is not None:
+                return CallOutcome(
+                    "refused", reply.text, reply.refused, latency, attempt, reply.usage
+                )
+            return CallOutcome("ok", reply.text, "", latency, attempt, reply.usage)
+        if attempt < policy.max_attempts:
+            backoff = min(policy.max_delay_s, policy.base_delay_s * 2 ** (attempt - 1))
+            delay = wait if wait is not None else backoff * (0.5 + random.random())
+            await asyncio.sleep(delay)
+    return CallOutcome("error", None, reason, time.perf_counter() - start, policy.max_attempts, {})

@@ -1,0 +1,236 @@
+"""Run an audit: plan → calls (concurrent, cached, resumable) → results.jsonl."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import soundfile as sf
+
+from paraudit import __version__
+from paraudit.errors import ParauditError
+from paraudit.items.dataset import Dataset, load_dataset
+from paraudit.items.validate import validate_dataset
+from paraudit.judges.base import Judge
+from paraudit.judges.registry import load_judge
+from paraudit.protocols.instances import Instance
+from paraudit.protocols.parsing import Parsed, parse_choice, parse_matching, parse_turns
+from paraudit.protocols.parts import AudioPart
+from paraudit.runner.calls import CallOutcome, RateLimiter, RetryPolicy, call_key, call_with_retries
+from paraudit.runner.plan import PlanSpec, p_labels, plan_instances, staging_instances
+from paraudit.runner.store import RunStore
+
+STORE = "calls.sqlite"
+SPEC = "run.json"
+RESULTS = "results.jsonl"
+
+
+@dataclass
+class RunConfig:
+    dataset: Path
+    judges: list[str]
+    out: Path
+    plan: PlanSpec
+    concurrency: int = 8
+    rpm: float | None = None
+    parse_retries: int = 0
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+
+
+@dataclass
+class Progress:
+    total: int = 0
+    done: int = 0
+    unparsed: int = 0
+    errors: int = 0
+    calls_made: int = 0
+
+
+def parse_reply(inst: Instance, raw: str) -> Parsed:
+    if inst.answer == "choice":
+        return parse_choice(raw)
+    if inst.answer == "matching":
+        return parse_matching(raw)
+    assert isinstance(inst.gold, dict)
+    return parse_turns(raw, tuple(inst.gold))
+
+
+def load_checked(path: Path) -> Dataset:
+    problems = validate_dataset(path)
+    if problems:
+        raise ParauditError(
+            f"{path} does not validate ({len(problems)} problem(s), first: {problems[0]}); "
+            "no judge was called"
+        )
+    return load_dataset(path)
+
+
+def audio_seconds(instances: list[Instance]) -> float:
+    seen: dict[str, float] = {}
+    total = 0.0
+    for inst in instances:
+        for p in inst.prompt:
+            if isinstance(p, AudioPart):
+                if p.sha256 not in seen:
+                    seen[p.sha256] = sf.info(str(p.path)).duration
+                total += seen[p.sha256]
+    return total
+
+
+class Runner:
+    def __init__(
+        self, cfg: RunConfig, on_progress: Callable[[Progress], None] | None = None
+    ) -> None:
+        self.cfg = cfg
+        self.on_progress = on_progress
+        self.progress = Progress()
+
+    async def _instance(
+        self,
+        judge: Judge,
+        inst: Instance,
+        store: RunStore,
+        limiter: RateLimiter,
+        sem: asyncio.Semaphore,
+    ) -> dict[str, Any]:
+        row: dict[str, Any] | None = None
+        for sample in range(self.cfg.parse_retries + 1):
+            key = call_key(judge, inst.prompt, sample)
+            stored = store.get(key)
+            if stored is None or stored["status"] == "error":
+                async with sem:
+                    out: CallOutcome = await call_with_retries(
+                        judge, inst.prompt, sample, limiter, self.cfg.retry
+                    )
+                self.progress.calls_made += 1
+                store.put(
+                    key,
+                    judge.spec,
+                    out.status,
+                    out.raw,
+                    out.reason,
+                    out.latency_s,
+                    out.attempts,
+                    out.usage,
+                    [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)],
+                )
+                stored = store.get(key)
+            assert stored is not None
+            row = self._row(judge, inst, key, stored, sample)
+            if row["status"] != "unparsed":
+                break
+        assert row is not None
+        self.progress.done += 1
+        self.progress.unparsed += row["status"] == "unparsed"
+        self.progress.errors += row["status"] == "error"
+        if self.on_progress:
+            self.on_progress(self.progress)
+        return row
+
+    def _row(
+        self, judge: Judge, inst: Instance, key: str, stored: dict[str, Any], sample: int
+    ) -> dict[str, Any]:
+        status, pred, reason = stored["status"], None, stored["reason"] or ""
+        if status == "ok":
+            parsed = parse_reply(inst, stored["raw"] or "")
+            pred, reason = parsed.pred, parsed.reason
+            status = "ok" if pred is not None else "unparsed"
+        return {
+            "judge": judge.spec.split("?", 1)[0],
+            "task": inst.task,
+            "item_id": inst.item_id,
+            "branch": inst.branch,
+            "probe": inst.probe,
+            "protocol": inst.protocol,
+            "cue": inst.cue,
+            "order": inst.order,
+            "pred": pred,
+            "gold": inst.gold,
+            "status": status,
+            "correct": bool(pred == inst.gold) if status == "ok" else False,
+            "raw": stored["raw"],
+            "reason": reason,
+            "latency_s": stored["latency_s"],
+            "attempts": stored["attempts"],
+            "sample": sample,
+            "key": key,
+            "options": inst.options,
+        }
+
+    async def _run_judge(self, ds: Dataset, spec: str, store: RunStore) -> list[dict[str, Any]]:
+        judge = load_judge(spec)
+        judge.calibrate(ds)
+        limiter = RateLimiter(self.cfg.rpm)
+        sem = asyncio.Semaphore(self.cfg.concurrency)
+        first = plan_instances(ds, self.cfg.plan)
+        rows = await asyncio.gather(*(self._instance(judge, i, store, limiter, sem) for i in first))
+        preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
+        for inst, row in zip(first, rows, strict=True):
+            if (
+                inst.probe == "P"
+                and row["status"] == "ok"
+                and inst.order == "ab"
+                and inst.branch is not None
+            ):
+                n = len(ds.item(inst.item_id).context)
+                preds[(inst.item_id, inst.branch, inst.cue)] = p_labels(inst, row["pred"], n)
+        staged = staging_instances(ds, self.cfg.plan, preds)
+        self.progress.total += len(staged)
+        rows += await asyncio.gather(
+            *(self._instance(judge, i, store, limiter, sem) for i in staged)
+        )
+        return list(rows)
+
+    async def run(self) -> list[dict[str, Any]]:
+        ds = load_checked(self.cfg.dataset)
+        judges = [load_judge(s) for s in self.cfg.judges]  # fail fast on a bad spec
+        del judges
+        self.cfg.out.mkdir(parents=True, exist_ok=True)
+        spec = {
+            "paraudit": __version__,
+            "dataset": str(self.cfg.dataset.resolve()),
+            "dataset_name": ds.manifest.name,
+            "judges": self.cfg.judges,
+            "plan": asdict(self.cfg.plan),
+            "concurrency": self.cfg.concurrency,
+            "rpm": self.cfg.rpm,
+            "parse_retries": self.cfg.parse_retries,
+            "retry": asdict(self.cfg.retry),
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        }
+        (self.cfg.out / SPEC).write_text(json.dumps(spec, indent=2) + "\n")
+        n = len(plan_instances(ds, self.cfg.plan))
+        self.progress.total = n * len(self.cfg.judges)
+        store = RunStore(self.cfg.out / STORE)
+        try:
+            rows: list[dict[str, Any]] = []
+            for s in self.cfg.judges:
+                rows += await self._run_judge(ds, s, store)
+        finally:
+            store.close()
+        tmp = self.cfg.out / (RESULTS + ".tmp")
+        with tmp.open("w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+        tmp.replace(self.cfg.out / RESULTS)
+        return rows
+
+
+def dry_run(cfg: RunConfig) -> dict[str, Any]:
+    ds = load_checked(cfg.dataset)
+    for s in cfg.judges:
+        load_judge(s)
+    inst = plan_instances(ds, cfg.plan)
+    return {
+        "instances_per_judge": len(inst),
+        "calls": len(inst) * len(cfg.judges),
+        "audio_seconds_per_judge": round(audio_seconds(inst), 1),
+        "staging": "asked after P, one per parsed P answer (not counted above)"
+        if "S" in cfg.plan.probes
+        else "not requested",
+    }

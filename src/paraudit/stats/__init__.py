@@ -1,0 +1,1 @@
+"""Statistics computed from a stored run (results.jsonl), never from live objects."""
