@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,7 +99,11 @@ def _as_dict(pred: Any) -> dict[str, Any] | None:
     return None
 
 
-def parse_matching(raw: str) -> Parsed:
+def _parse_dicts(
+    raw: str, not_dict: str, convert: Callable[[dict[str, Any]], dict[str, str] | str]
+) -> Parsed:
+    """Shared by dict-valued answers: every 'pred' must be a dict that `convert` accepts
+    (it returns the normalised dict, or a string saying why not), and all must agree."""
     preds, why = _preds(raw)
     if not preds:
         return Parsed(None, why)
@@ -106,50 +111,50 @@ def parse_matching(raw: str) -> Parsed:
     for p in preds:
         d = _as_dict(p)
         if d is None:
-            return Parsed(None, "'pred' is not a CA/CB matching")
-        keys = {
-            _label(k, ("CA", "CB"))
-            if _label(k, ("CA", "CB"))
-            else re.sub(r"\s", "", str(k)).upper(): v
-            for k, v in d.items()
-        }
-        if set(keys) != {"CA", "CB"}:
-            return Parsed(None, f"matching keys are {sorted(map(str, d))}, expected CA and CB")
-        vals = {k: _label(v, ("R1", "R2")) for k, v in keys.items()}
-        if None in vals.values() or vals["CA"] == vals["CB"]:
-            return Parsed(None, "matching must send CA and CB to different responses R1/R2")
-        out.append({"CA": str(vals["CA"]), "CB": str(vals["CB"])})
+            return Parsed(None, not_dict)
+        converted = convert(d)
+        if isinstance(converted, str):
+            return Parsed(None, converted)
+        out.append(converted)
     value, why = _unique(out)
     return Parsed(value, why) if value else Parsed(None, why)
+
+
+def _matching(d: dict[str, Any]) -> dict[str, str] | str:
+    keys = {_label(k, ("CA", "CB")) or re.sub(r"\s", "", str(k)).upper(): v for k, v in d.items()}
+    if set(keys) != {"CA", "CB"}:
+        return f"matching keys are {sorted(map(str, d))}, expected CA and CB"
+    vals = {k: _label(v, ("R1", "R2")) for k, v in keys.items()}
+    if None in vals.values() or vals["CA"] == vals["CB"]:
+        return "matching must send CA and CB to different responses R1/R2"
+    return {"CA": str(vals["CA"]), "CB": str(vals["CB"])}
+
+
+def parse_matching(raw: str) -> Parsed:
+    return _parse_dicts(raw, "'pred' is not a CA/CB matching", _matching)
 
 
 def parse_turns(
     raw: str, human_keys: tuple[str, ...], options: tuple[str, ...] = ("E1", "E2")
 ) -> Parsed:
     """A label for every human turn (keys like 'C3') and none for any other turn."""
-    preds, why = _preds(raw)
-    if not preds:
-        return Parsed(None, why)
-    out: list[dict[str, str]] = []
-    for p in preds:
-        d = _as_dict(p)
-        if d is None:
-            return Parsed(None, "'pred' is not a dict of turn labels")
+
+    def turns(d: dict[str, Any]) -> dict[str, str] | str:
         labels: dict[str, str] = {}
         for k, v in d.items():
             key = re.sub(r"[\s\[\]]", "", str(k)).upper()
             if not re.fullmatch(r"C\d+", key):
-                return Parsed(None, f"turn key {str(k)[:20]!r} is not of the form C[t]")
+                return f"turn key {str(k)[:20]!r} is not of the form C[t]"
             lab = _label(v, options)
             if lab is None:
-                return Parsed(None, f"turn {key} has label {str(v)[:20]!r}, not one of {options}")
+                return f"turn {key} has label {str(v)[:20]!r}, not one of {options}"
             labels[key] = lab
         extra = set(labels) - set(human_keys)
         missing = set(human_keys) - set(labels)
         if extra:
-            return Parsed(None, f"labels for turns that are not human turns: {sorted(extra)}")
+            return f"labels for turns that are not human turns: {sorted(extra)}"
         if missing:
-            return Parsed(None, f"no label for human turns {sorted(missing)}")
-        out.append(labels)
-    value, why = _unique(out)
-    return Parsed(value, why) if value else Parsed(None, why)
+            return f"no label for human turns {sorted(missing)}"
+        return labels
+
+    return _parse_dicts(raw, "'pred' is not a dict of turn labels", turns)

@@ -188,6 +188,22 @@ class ProsodyJudge(BuiltinJudge):
         pred = {"CA": "R1", "CB": "R2"} if keep else {"CA": "R2", "CB": "R1"}
         return reply_json(why, pred)
 
+    def _answer_by_cause(
+        self, causes: dict[str, str], responses: dict[str, str], q: Question
+    ) -> Reply:
+        """Pick (or match) the response sharing most words with the failure behind each shift."""
+        if q.kind == "matching":
+            scores = {
+                (c, r): float(self._overlap(causes[c], responses[r]))
+                for c in ("CA", "CB")
+                for r in ("R1", "R2")
+            }
+            return self._match(scores, "responses matched to the failure before each shift")
+        return self._choose(
+            {r: float(self._overlap(causes["C"], t)) for r, t in responses.items()},
+            "response addresses the failure before the shift",
+        )
+
     def _candidates(self, responses: dict[str, str]) -> list[str]:
         options = ("angry", "sad", "surprised", "neutral")
         best = {max(options, key=lambda e: self.fit(r, e)) for r in responses.values()}
@@ -212,19 +228,7 @@ class ProsodyJudge(BuiltinJudge):
             for name, turns in convs.items():
                 upset = [self._upset(a) for s, a in turns if s == "human"]
                 causes[name] = self._shift_cause([(s, self._text_of(a)) for s, a in turns], upset)
-            if q.kind == "matching":
-                return self._match(
-                    {
-                        (c, r): self._overlap(causes[c], responses[r])
-                        for c in ("CA", "CB")
-                        for r in ("R1", "R2")
-                    },
-                    "responses matched to the failure before each shift",
-                )
-            return self._choose(
-                {r: self._overlap(causes["C"], t) for r, t in responses.items()},
-                "response addresses the failure before the shift",
-            )
+            return self._answer_by_cause(causes, responses, q)
         cands = self._candidates(responses)
         if q.kind == "matching":
             emo = {c: min(cands, key=lambda e: self.distance(clips[c], e)) for c in ("CA", "CB")}
@@ -257,19 +261,7 @@ class ProsodyJudge(BuiltinJudge):
                 hum = [emo for s, _, emo in turns if s == "human"]
                 upset = [0.0 if e == hum[0] else 1.0 for e in hum]
                 causes[conv] = self._shift_cause([(s, w) for s, w, _ in turns], upset)
-            if q.kind == "matching":
-                return self._match(
-                    {
-                        (c, r): self._overlap(causes[c], responses[r])
-                        for c in ("CA", "CB")
-                        for r in ("R1", "R2")
-                    },
-                    "responses matched to each shift's cause",
-                )
-            return self._choose(
-                {r: self._overlap(causes["C"], t) for r, t in responses.items()},
-                "response addresses the shift's cause",
-            )
+            return self._answer_by_cause(causes, responses, q)
         single = dict(
             (c, e) for c, e in re.findall(r"^(CA|CB|C): transcript: .*? emotion: (.*)$", text, re.M)
         )
