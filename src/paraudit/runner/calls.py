@@ -77,7 +77,9 @@ async def call_with_retries(
     for attempt in range(1, policy.max_attempts + 1):
         await limiter.wait()
         try:
-            reply = await asyncio.wait_for(judge.generate(prompt, sample=sample), policy.timeout_s)
+            # asyncio.timeout, unlike wait_for, does not wrap the call in an extra task.
+            async with asyncio.timeout(policy.timeout_s):
+                reply = await judge.generate(prompt, sample=sample)
         except FatalJudgeError:
             raise
         except JudgeError as e:

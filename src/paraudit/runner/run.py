@@ -89,6 +89,9 @@ class Runner:
         self.cfg = cfg
         self.on_progress = on_progress
         self.progress = Progress()
+        # Finished calls (ok or refused) of this and earlier runs, read once from the store.
+        self._finished: dict[str, dict[str, Any]] = {}
+        self._inflight: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
     async def _instance(
         self,
@@ -101,26 +104,9 @@ class Runner:
         row: dict[str, Any] | None = None
         for sample in range(self.cfg.parse_retries + 1):
             key = call_key(judge, inst.prompt, sample)
-            stored = store.get(key)
-            if stored is None or stored["status"] == "error":
-                async with sem:
-                    out: CallOutcome = await call_with_retries(
-                        judge, inst.prompt, sample, limiter, self.cfg.retry
-                    )
-                self.progress.calls_made += 1
-                store.put(
-                    key,
-                    judge.spec,
-                    out.status,
-                    out.raw,
-                    out.reason,
-                    out.latency_s,
-                    out.attempts,
-                    out.usage,
-                    [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)],
-                )
-                stored = store.get(key)
-            assert stored is not None
+            stored = self._finished.get(key)
+            if stored is None:
+                stored = await self._call_once(judge, inst, key, sample, store, limiter, sem)
             row = self._row(judge, inst, key, stored, sample)
             if row["status"] != "unparsed":
                 break
@@ -131,6 +117,58 @@ class Runner:
         if self.on_progress:
             self.on_progress(self.progress)
         return row
+
+    async def _call_once(
+        self,
+        judge: Judge,
+        inst: Instance,
+        key: str,
+        sample: int,
+        store: RunStore,
+        limiter: RateLimiter,
+        sem: asyncio.Semaphore,
+    ) -> dict[str, Any]:
+        """Make the call for `key`, or wait for the same call already in flight: identical
+        prompts (e.g. the transcript-only control for both branches) are paid for once."""
+        if key in self._inflight:
+            return await self._inflight[key]
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            async with sem:
+                out: CallOutcome = await call_with_retries(
+                    judge, inst.prompt, sample, limiter, self.cfg.retry
+                )
+            self.progress.calls_made += 1
+            audio = [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
+            store.put(
+                key,
+                judge.spec,
+                out.status,
+                out.raw,
+                out.reason,
+                out.latency_s,
+                out.attempts,
+                out.usage,
+                audio,
+            )
+            stored = {
+                "status": out.status,
+                "raw": out.raw,
+                "reason": out.reason,
+                "latency_s": out.latency_s,
+                "attempts": out.attempts,
+            }
+            if out.status != "error":
+                self._finished[key] = stored
+            future.set_result(stored)
+            return stored
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # mark retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            del self._inflight[key]
 
     def _row(
         self, judge: Judge, inst: Instance, key: str, stored: dict[str, Any], sample: int
@@ -162,12 +200,13 @@ class Runner:
             "options": inst.options,
         }
 
-    async def _run_judge(self, ds: Dataset, spec: str, store: RunStore) -> list[dict[str, Any]]:
+    async def _run_judge(
+        self, ds: Dataset, spec: str, store: RunStore, first: list[Instance]
+    ) -> list[dict[str, Any]]:
         judge = load_judge(spec)
         judge.calibrate(ds)
         limiter = RateLimiter(self.cfg.rpm)
         sem = asyncio.Semaphore(self.cfg.concurrency)
-        first = plan_instances(ds, self.cfg.plan)
         rows = await asyncio.gather(*(self._instance(judge, i, store, limiter, sem) for i in first))
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
         for inst, row in zip(first, rows, strict=True):
@@ -204,13 +243,14 @@ class Runner:
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
         (self.cfg.out / SPEC).write_text(json.dumps(spec, indent=2) + "\n")
-        n = len(plan_instances(ds, self.cfg.plan))
-        self.progress.total = n * len(self.cfg.judges)
+        planned = plan_instances(ds, self.cfg.plan)
+        self.progress.total = len(planned) * len(self.cfg.judges)
         store = RunStore(self.cfg.out / STORE)
+        self._finished = store.finished()
         try:
             rows: list[dict[str, Any]] = []
             for s in self.cfg.judges:
-                rows += await self._run_judge(ds, s, store)
+                rows += await self._run_judge(ds, s, store, planned)
         finally:
             store.close()
         tmp = self.cfg.out / (RESULTS + ".tmp")

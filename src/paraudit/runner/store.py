@@ -48,14 +48,6 @@ class RunStore:
             for r in rows
         }
 
-    def get(self, key: str) -> dict[str, Any] | None:
-        r = self._db.execute(
-            "SELECT status, raw, reason, latency_s, attempts FROM calls WHERE key = ?", (key,)
-        ).fetchone()
-        if r is None:
-            return None
-        return {"status": r[0], "raw": r[1], "reason": r[2], "latency_s": r[3], "attempts": r[4]}
-
     def put(
         self,
         key: str,
