@@ -125,3 +125,32 @@ def test_sigkill_mid_run_then_resume(starter_small: Path, tmp_path: Path) -> Non
     assert set(calls) == set(ref_calls)
     assert [x["pred"] for x in rows] == [x["pred"] for x in ref]
     assert before < len(calls)
+
+
+def test_ctrl_c_stops_cleanly_and_resumes(starter_small: Path, tmp_path: Path) -> None:
+    log, out = tmp_path / "calls.log", tmp_path / "run"
+    cmd = [
+        sys.executable,
+        "-m",
+        "paraudit.cli.main",
+        "run",
+        str(starter_small),
+        "--out",
+        str(out),
+        "--judge",
+        f"builtin:random?delay=0.02&calllog={log}",
+        "--concurrency",
+        "4",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 40):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text().splitlines()
+    assert len(calls) - len(set(calls)) <= 4
