@@ -82,6 +82,30 @@ def audio_seconds(instances: list[Instance]) -> float:
     return total
 
 
+def check_capabilities(judge: Judge, instances: list[Instance]) -> None:
+    """Refuse, before any call, questions a judge declares it cannot take (never truncate)."""
+    caps = judge.capabilities
+    for inst in instances:
+        clips = [p for p in inst.prompt if isinstance(p, AudioPart)]
+        if clips and not caps.audio_in:
+            raise ParauditError(
+                f"{judge.spec} takes no audio, but probe {inst.probe} sends clips; "
+                "use --probes O,T for text-only judges"
+            )
+        if caps.max_audio_parts is not None and len(clips) > caps.max_audio_parts:
+            raise ParauditError(
+                f"{judge.spec} takes at most {caps.max_audio_parts} audio parts, but "
+                f"{inst.instance_id} has {len(clips)}; limit --protocols or --probes"
+            )
+        if caps.max_audio_seconds is not None:
+            seconds = audio_seconds([inst])
+            if seconds > caps.max_audio_seconds:
+                raise ParauditError(
+                    f"{judge.spec} takes at most {caps.max_audio_seconds:g} s of audio, but "
+                    f"{inst.instance_id} has {seconds:.1f} s; nothing is truncated silently"
+                )
+
+
 class Runner:
     def __init__(
         self, cfg: RunConfig, on_progress: Callable[[Progress], None] | None = None
@@ -204,6 +228,7 @@ class Runner:
         self, ds: Dataset, spec: str, store: RunStore, first: list[Instance]
     ) -> list[dict[str, Any]]:
         judge = load_judge(spec)
+        check_capabilities(judge, first)
         judge.calibrate(ds)
         limiter = RateLimiter(self.cfg.rpm)
         sem = asyncio.Semaphore(self.cfg.concurrency)

@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.protocols.parts import Prompt, TextPart
+from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key, call_with_retries
+
+PROMPT: Prompt = (TextPart("hello"),)
+
+
+class Flaky(Judge):
+    def __init__(self, errors: list[BaseException]) -> None:
+        super().__init__("flaky:x", {})
+        self.errors = errors
+        self.times: list[float] = []
+
+    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+        self.times.append(time.monotonic())
+        if self.errors:
+            raise self.errors.pop(0)
+        return Reply('{"pred": "R1"}')
+
+
+def test_retry_after_is_honoured() -> None:
+    j = Flaky([JudgeError("429", retry_after=0.3)])
+    out = asyncio.run(
+        call_with_retries(j, PROMPT, 0, RateLimiter(None), RetryPolicy(base_delay_s=0))
+    )
+    assert out.status == "ok" and out.attempts == 2
+    assert j.times[1] - j.times[0] >= 0.29
+
+
+def test_timeouts_and_unexpected_errors_are_retried_then_recorded() -> None:
+    class Slow(Flaky):
+        async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+            await asyncio.sleep(1)
+            return Reply("late")
+
+    out = asyncio.run(
+        call_with_retries(
+            Slow([]),
+            PROMPT,
+            0,
+            RateLimiter(None),
+            RetryPolicy(max_attempts=2, base_delay_s=0, timeout_s=0.05),
+        )
+    )
+    assert out.status == "error" and "timed out" in out.reason and out.attempts == 2
+    j = Flaky([RuntimeError("boom")])
+    out = asyncio.run(
+        call_with_retries(j, PROMPT, 0, RateLimiter(None), RetryPolicy(base_delay_s=0))
+    )
+    assert out.status == "ok" and out.attempts == 2
+
+
+def test_fatal_errors_stop_at_once() -> None:
+    j = Flaky([FatalJudgeError("401 bad key")])
+    with pytest.raises(FatalJudgeError):
+        asyncio.run(call_with_retries(j, PROMPT, 0, RateLimiter(None), RetryPolicy()))
+    assert len(j.times) == 1
+
+
+def test_rate_limiter_spaces_calls() -> None:
+    async def go() -> list[float]:
+        lim = RateLimiter(600)  # one start per 0.1 s
+        stamps: list[float] = []
+
+        async def one() -> None:
+            await lim.wait()
+            stamps.append(time.monotonic())
+
+        await asyncio.gather(*(one() for _ in range(5)))
+        return stamps
+
+    stamps = sorted(asyncio.run(go()))
+    assert stamps[-1] - stamps[0] >= 0.39
+
+
+def test_cache_key_depends_on_what_changes_output() -> None:
+    j = Flaky([])
+    base = call_key(j, PROMPT, 0)
+    assert call_key(j, PROMPT, 1) != base
+    assert call_key(j, (TextPart("hello!"),), 0) != base
+    j.options = {"temperature": "0.7"}
+    assert call_key(j, PROMPT, 0) != base
