@@ -96,6 +96,7 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
     """The README's main job, in full: every starter item, four judges, every probe and cue."""
     code, out = _run("demo", "--out", str(tmp_path / "demo"), "--cache", str(render_cache))
     assert code == 0, out
+    assert "diagnostic report" in out and (tmp_path / "demo" / "report" / "report.html").is_file()
     rows = read_results(tmp_path / "demo" / "run")
     table = summary_table(rows)
     assert all(c["unparsed_rate"] == 0 and c["errors"] == 0 for c in table)

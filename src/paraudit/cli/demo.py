@@ -11,6 +11,7 @@ from paraudit.cli.common import console, user_errors
 from paraudit.cli.run import execute, print_summary
 from paraudit.items.validate import validate_dataset
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
+from paraudit.report.build import write_report
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig
 
@@ -22,7 +23,8 @@ def demo(
     out: Path = typer.Option(Path("demo-out"), "--out", help="Folder for the dataset and the run."),
     cache: Path | None = typer.Option(None, "--cache", help="Render cache folder."),
 ) -> None:
-    """The offline demo audit: starter set × four built-in judges × every probe and cue."""
+    """The offline demo audit: starter set × four built-in judges × every probe and cue,
+    ending with the diagnostic report."""
     dataset = out / "starter"
     if dataset.exists() and not validate_dataset(dataset):
         console.print(f"reusing {dataset}")
@@ -31,3 +33,5 @@ def demo(
     plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
     rows = execute(RunConfig(dataset, DEMO_JUDGES, out / "run", plan, concurrency=16))
     print_summary(rows)
+    report = write_report([out / "run"], out / "report")
+    console.print(f"[green]✓[/] diagnostic report → {report}")

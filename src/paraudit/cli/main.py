@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from paraudit.cli import build, demo, hf, judges, run, validate
+from paraudit.cli import build, compare, demo, hf, judges, report, run, validate
 
 app = typer.Typer(
     name="paraudit",
@@ -20,6 +20,8 @@ app.command("import-hf")(hf.import_cmd)
 app.command("run")(run.run)
 app.command("judges")(judges.judges)
 app.command("demo")(demo.demo)
+app.command("report")(report.report)
+app.command("compare")(compare.compare)
 
 if __name__ == "__main__":
     app()

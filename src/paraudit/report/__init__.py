@@ -1,0 +1,1 @@
+"""The diagnostic report: HTML, Markdown, JSON, CSV, LaTeX and figures, from stored runs."""

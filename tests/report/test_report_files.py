@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from paraudit.cli.main import app
+
+
+def test_every_output_is_written(small_report: Path) -> None:
+    for name in ("report.html", "summary.json", "summary.md", "tables.tex"):
+        assert (small_report / name).stat().st_size > 0
+    for fig in ("states", "heatmaps", "accuracy"):
+        assert (small_report / "figures" / f"{fig}.png").stat().st_size > 1000
+        assert (small_report / "figures" / f"{fig}.svg").read_text().lstrip().startswith("<?xml")
+    csvs = {p.name for p in (small_report / "tables").iterdir()}
+    assert {
+        "headline_j_accuracy.csv",
+        "states.csv",
+        "protocol_gap.csv",
+        "full_accuracy.csv",
+    } <= csvs
+    tex = (small_report / "tables.tex").read_text()
+    assert tex.count(r"\begin{tabular}") == 6 and "%" not in tex.replace(r"\%", "")
+
+
+def test_report_is_self_contained(small_report: Path) -> None:
+    html = (small_report / "report.html").read_text()
+    # Nothing is loaded from anywhere (XML namespace names are identifiers, not requests).
+    for pattern in ('src="http', "src='http", 'href="http', "href='http", "url(http", "@import"):
+        assert pattern not in html
+    assert "<script" not in html and html.count("<svg") >= 3
+    assert "How to read this" in html and "Potemkin" in html
+
+
+def test_report_cli_bad_input(tmp_path: Path) -> None:
+    r = CliRunner().invoke(app, ["report", str(tmp_path), "--out", str(tmp_path / "r")])
+    assert r.exit_code == 1 and "no results.jsonl" in r.output and "Traceback" not in r.output
+
+
+def test_compare_cli(small_run: Path, tmp_path: Path) -> None:
+    r = CliRunner().invoke(
+        app,
+        ["compare", str(small_run), str(small_run), "--out", str(tmp_path / "c.json")],
+        env={"COLUMNS": "200"},
+    )
+    assert r.exit_code == 0, r.output
+    assert "McNemar" in r.output and "Spearman 1.000" in r.output
