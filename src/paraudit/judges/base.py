@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
+from paraudit.errors import ParauditError
 from paraudit.protocols.parts import Prompt
 
 
@@ -23,6 +24,8 @@ class Reply:
     refused: str | None = None
     """Set when the provider refused (safety block, empty candidate), with the reason."""
     usage: dict[str, Any] = field(default_factory=dict)
+    sent_audio_sha256: tuple[str, ...] | None = None
+    """sha256 of each audio part's bytes as actually sent (backends that send audio set it)."""
 
 
 class JudgeError(Exception):
@@ -33,7 +36,7 @@ class JudgeError(Exception):
         self.retry_after = retry_after
 
 
-class FatalJudgeError(Exception):
+class FatalJudgeError(ParauditError):
     """A call failed in a way retrying cannot fix (authentication, bad request): stop the run."""
 
 
@@ -52,6 +55,14 @@ class Judge(ABC):
 
     def calibrate(self, dataset: Any) -> None:  # noqa: B027 - optional hook
         """Optional: see the whole dataset before the run (unsupervised normalisation only)."""
+
+    async def preflight(self) -> None:  # noqa: B027 - optional hook
+        """Optional: check the configuration once (key, model, reachability) before any call;
+        raise FatalJudgeError with a clear message when it cannot work."""
+
+    def describe(self) -> dict[str, Any]:
+        """What run.json records about this judge: spec, output-changing parameters, versions."""
+        return {"spec": self.spec.split("?", 1)[0], "params": self.params()}
 
     @abstractmethod
     async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:

@@ -40,6 +40,15 @@ BACKENDS: dict[str, Backend] = {
             (),
             "offline judges: random, first, transcript, prosody",
         ),
+        Backend(
+            "openai",
+            "paraudit.judges.openai_backend:make_openai",
+            "openai",
+            ("openai",),
+            "OpenAI chat completions (gpt-4o-audio-preview, gpt-audio, …) or any "
+            "OpenAI-compatible server such as vLLM (openai:MODEL@BASE_URL)",
+            ("OPENAI_API_KEY",),
+        ),
     )
 }
 BUILTIN_MODELS = ("random", "first", "transcript", "prosody")

@@ -59,6 +59,7 @@ class CallOutcome:
     latency_s: float
     attempts: int
     usage: dict[str, Any]
+    sent_audio_sha256: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,11 +91,10 @@ async def call_with_retries(
             reason, wait = f"{type(e).__name__}: {e}", None
         else:
             latency = time.perf_counter() - start
-            if reply.refused is not None:
-                return CallOutcome(
-                    "refused", reply.text, reply.refused, latency, attempt, reply.usage
-                )
-            return CallOutcome("ok", reply.text, "", latency, attempt, reply.usage)
+            status, reason = ("refused", reply.refused) if reply.refused is not None else ("ok", "")
+            return CallOutcome(
+                status, reply.text, reason, latency, attempt, reply.usage, reply.sent_audio_sha256
+            )
         if attempt < policy.max_attempts:
             backoff = min(policy.max_delay_s, policy.base_delay_s * 2 ** (attempt - 1))
             delay = wait if wait is not None else backoff * (0.5 + random.random())

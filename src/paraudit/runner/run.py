@@ -164,7 +164,11 @@ class Runner:
                     judge, inst.prompt, sample, limiter, self.cfg.retry
                 )
             self.progress.calls_made += 1
-            audio = [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
+            audio = (
+                list(out.sent_audio_sha256)
+                if out.sent_audio_sha256 is not None
+                else [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
+            )
             store.put(
                 key,
                 judge.spec,
@@ -229,6 +233,7 @@ class Runner:
     ) -> list[dict[str, Any]]:
         judge = load_judge(spec)
         check_capabilities(judge, first)
+        await judge.preflight()
         judge.calibrate(ds)
         limiter = RateLimiter(self.cfg.rpm)
         sem = asyncio.Semaphore(self.cfg.concurrency)
@@ -253,13 +258,13 @@ class Runner:
     async def run(self) -> list[dict[str, Any]]:
         ds = load_checked(self.cfg.dataset)
         judges = [load_judge(s) for s in self.cfg.judges]  # fail fast on a bad spec
-        del judges
         self.cfg.out.mkdir(parents=True, exist_ok=True)
         spec = {
             "paraudit": __version__,
             "dataset": str(self.cfg.dataset.resolve()),
             "dataset_name": ds.manifest.name,
             "judges": self.cfg.judges,
+            "judge_details": [j.describe() for j in judges],
             "plan": asdict(self.cfg.plan),
             "concurrency": self.cfg.concurrency,
             "rpm": self.cfg.rpm,

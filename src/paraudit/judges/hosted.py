@@ -1,0 +1,81 @@
+"""What hosted judges share: keys from the environment, decoding options, audio payloads."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from paraudit.errors import ParauditError
+from paraudit.judges.base import FatalJudgeError
+from paraudit.protocols.parts import AudioPart
+
+AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
+# Options that change how the call is made but not what the model answers.
+HARNESS_OPTIONS = {"key_env", "timeout"}
+
+
+def api_key(options: dict[str, str], defaults: tuple[str, ...], backend: str) -> str:
+    """The key from `key_env=NAME` or the backend's usual variables; never stored anywhere."""
+    names = (options["key_env"],) if "key_env" in options else defaults
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            return value
+    raise ParauditError(
+        f"{backend} judge needs an API key: set {' or '.join(names)}"
+        + ("" if "key_env" in options else " (or name another variable with --api-key-env)")
+    )
+
+
+@dataclass(frozen=True)
+class Decoding:
+    temperature: float = 0.0
+    top_p: float | None = None
+    seed: int | None = None
+    max_tokens: int = 1024
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> Decoding:
+        try:
+            return cls(
+                temperature=float(options.get("temperature", 0.0)),
+                top_p=float(options["top_p"]) if "top_p" in options else None,
+                seed=int(options["seed"]) if "seed" in options else None,
+                max_tokens=int(options.get("max_tokens", 1024)),
+            )
+        except ValueError as e:
+            raise ParauditError(f"bad decoding option: {e}") from None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class AudioPayload:
+    data: bytes
+    fmt: str
+    mime: str
+    sha256: str
+
+
+def read_audio(part: AudioPart) -> AudioPayload:
+    """The file's bytes exactly as stored: paraudit never resamples or re-encodes silently."""
+    suffix = part.path.suffix.lower()
+    if suffix not in AUDIO_FORMATS:
+        raise FatalJudgeError(
+            f"{part.path.name}: hosted judges take wav or mp3; convert the dataset explicitly "
+            "(nothing is converted silently)"
+        )
+    data = part.path.read_bytes()
+    fmt, mime = AUDIO_FORMATS[suffix]
+    return AudioPayload(data, fmt, mime, hashlib.sha256(data).hexdigest())
+
+
+def sdk_version(dist: str) -> str:
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "not installed"

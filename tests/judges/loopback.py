@@ -1,0 +1,166 @@
+"""A loopback HTTP server speaking the OpenAI chat-completions and Gemini generateContent wire
+formats. It records every request and answers from a script (status codes, Retry-After,
+delays, malformed bodies) or, by default, with a valid reply that picks the first option."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Scripted:
+    status: int = 200
+    body: Any = None
+    """JSON-able body, or raw bytes for a malformed reply; None = the default valid reply."""
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+def first_option_reply(prompt_text: str) -> str:
+    if '"C[t]": "E[1 or 2]"' in prompt_text:
+        turns = re.findall(r"Conversation C turn (\d+) \(human\) clip", prompt_text)
+        pred: Any = {f"C{t}": "E1" for t in turns}
+    elif '{"CA": "R1", "CB": "R2"} or' in prompt_text:
+        pred = {"CA": "R1", "CB": "R2"}
+    else:
+        pred = "R1"
+    return json.dumps({"reasoning": "loopback", "pred": pred})
+
+
+class Loopback:
+    def __init__(self, models: tuple[str, ...] = ("test-model",)) -> None:
+        self.models = models
+        self.requests: list[dict[str, Any]] = []
+        self.script: deque[Scripted] = deque()
+        self.lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, s: Scripted, default: Any) -> None:
+                if s.delay:
+                    time.sleep(s.delay)
+                body = s.body if s.body is not None else default
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
+                self.send_response(s.status)
+                self.send_header("Content-Type", "application/json")
+                for k, v in s.headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def _next(self) -> Scripted:
+                with outer.lock:
+                    return outer.script.popleft() if outer.script else Scripted()
+
+            def do_GET(self) -> None:  # noqa: N802
+                if self.path.rstrip("/").endswith("/models"):
+                    self._send(
+                        Scripted(),
+                        {
+                            "object": "list",
+                            "data": [
+                                {"id": m, "object": "model", "created": 0, "owned_by": "loopback"}
+                                for m in outer.models
+                            ],
+                        },
+                    )
+                    return
+                m = re.search(r"/models/([^/:?]+)$", self.path)
+                if m and m.group(1) in outer.models:
+                    self._send(
+                        Scripted(),
+                        {"id": m.group(1), "object": "model", "created": 0, "owned_by": "loopback"},
+                    )
+                    return
+                self._send(Scripted(status=404), {"error": {"message": "not found"}})
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length", 0))
+                raw = self.rfile.read(length)
+                body = json.loads(raw)
+                with outer.lock:
+                    outer.requests.append(
+                        {"path": self.path, "headers": dict(self.headers), "body": body}
+                    )
+                s = self._next()
+                if self.path.endswith("/chat/completions"):
+                    text = "\n".join(
+                        p.get("text", "")
+                        for m in body["messages"]
+                        for p in m["content"]
+                        if p["type"] == "text"
+                    )
+                    default = {
+                        "id": "chatcmpl-loop",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": body["model"],
+                        "choices": [
+                            {
+                                "index": 0,
+                                "finish_reason": "stop",
+                                "message": {
+                                    "role": "assistant",
+                                    "content": first_option_reply(text),
+                                },
+                            }
+                        ],
+                        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+                    }
+                elif ":generateContent" in self.path:
+                    text = "\n".join(
+                        p.get("text", "")
+                        for c in body["contents"]
+                        for p in c["parts"]
+                        if "text" in p
+                    )
+                    default = {
+                        "candidates": [
+                            {
+                                "content": {
+                                    "role": "model",
+                                    "parts": [{"text": first_option_reply(text)}],
+                                },
+                                "finishReason": "STOP",
+                                "index": 0,
+                            }
+                        ],
+                        "usageMetadata": {
+                            "promptTokenCount": 11,
+                            "candidatesTokenCount": 7,
+                            "totalTokenCount": 18,
+                        },
+                    }
+                else:
+                    s, default = Scripted(status=404), {"error": {"message": "no route"}}
+                self._send(s, default)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> Loopback:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"

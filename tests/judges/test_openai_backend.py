@@ -1,0 +1,195 @@
+"""openai: backend against a loopback server speaking the chat-completions wire format."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("openai", reason="the 'openai' extra is not installed")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from paraudit.cli.main import app  # noqa: E402
+from paraudit.errors import MissingExtraError, ParauditError  # noqa: E402
+from paraudit.items.dataset import load_dataset  # noqa: E402
+from paraudit.judges.registry import load_judge  # noqa: E402
+from paraudit.protocols.parts import AudioPart  # noqa: E402
+from paraudit.runner.calls import RetryPolicy  # noqa: E402
+from paraudit.runner.plan import PlanSpec, plan_instances  # noqa: E402
+from paraudit.runner.run import RunConfig, Runner  # noqa: E402
+from tests.judges.loopback import Loopback, Scripted  # noqa: E402
+
+PLAN = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none", "transition"))
+SECRET = "sk-test-DO-NOT-LEAK-0123456789"
+
+
+def _run(ds: Path, out: Path, spec: str, plan: PlanSpec = PLAN, **kw: Any) -> list[dict[str, Any]]:
+    cfg = RunConfig(
+        ds,
+        [spec],
+        out,
+        plan,
+        concurrency=8,
+        retry=RetryPolicy(max_attempts=3, base_delay_s=0.01, timeout_s=kw.pop("timeout", 10)),
+    )
+    return asyncio.run(Runner(cfg).run())
+
+
+def _sent_sequence(body: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    seq = []
+    for part in body["messages"][0]["content"]:
+        if part["type"] == "text":
+            seq.append(("text", part["text"]))
+        elif part["type"] == "input_audio":
+            seq.append(
+                ("audio", hashlib.sha256(base64.b64decode(part["input_audio"]["data"])).hexdigest())
+            )
+        else:
+            url = part["audio_url"]["url"]
+            assert url.startswith("data:audio/wav;base64,")
+            seq.append(
+                ("audio", hashlib.sha256(base64.b64decode(url.split(",", 1)[1])).hexdigest())
+            )
+    return tuple(seq)
+
+
+def test_full_run_sends_every_clip_intact_and_in_order(
+    starter_small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOOP_KEY", SECRET)
+    with Loopback() as srv:
+        spec = f"openai:test-model@{srv.url}/v1?seed=7&max_tokens=300&key_env=LOOP_KEY"
+        rows = _run(starter_small, tmp_path / "run", spec)
+    assert {r["status"] for r in rows} == {"ok"}
+    ds = load_dataset(starter_small)
+    expected = {
+        tuple(
+            ("audio", p.sha256) if isinstance(p, AudioPart) else ("text", p.text) for p in i.prompt
+        )
+        for i in plan_instances(ds, PLAN)
+    }
+    got = [
+        _sent_sequence(r["body"]) for r in srv.requests if r["path"].endswith("/chat/completions")
+    ]
+    assert set(got) == expected and len(got) == len(expected)  # each distinct prompt paid once
+    for seq in got:  # the bytes sent are the dataset files' bytes (their names are their hashes)
+        for kind, value in seq:
+            if kind == "audio":
+                assert (starter_small / "audio" / f"{value}.wav").is_file()
+    body = srv.requests[-1]["body"]
+    assert body["model"] == "test-model" and body["seed"] == 7 and body["max_tokens"] == 300
+    assert body["temperature"] == 0 and body["modalities"] == ["text"]
+    headers = {k.lower(): v for k, v in srv.requests[-1]["headers"].items()}
+    assert headers["authorization"] == f"Bearer {SECRET}"
+    for f in (tmp_path / "run").rglob("*"):
+        if f.is_file():
+            assert SECRET.encode() not in f.read_bytes(), f
+
+
+def test_audio_url_form(starter_small: Path, tmp_path: Path) -> None:
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
+    with Loopback() as srv:
+        _run(
+            starter_small,
+            tmp_path / "run",
+            f"openai:test-model@{srv.url}/v1?audio_part=audio_url",
+            plan,
+        )
+    parts = srv.requests[-1]["body"]["messages"][0]["content"]
+    assert {p["type"] for p in parts} == {"text", "audio_url"}
+
+
+def test_429_500_timeouts_and_malformed_bodies_are_retried(
+    starter_small: Path, tmp_path: Path
+) -> None:
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
+    with Loopback() as srv:
+        srv.script.extend(
+            [
+                Scripted(
+                    status=429,
+                    body={"error": {"message": "slow down"}},
+                    headers={"Retry-After": "0.2"},
+                ),
+                Scripted(status=500, body={"error": {"message": "boom"}}),
+                Scripted(body=b"{this is not json"),
+                Scripted(delay=1.5),
+            ]
+        )
+        rows = _run(
+            starter_small, tmp_path / "run", f"openai:test-model@{srv.url}/v1", plan, timeout=1.0
+        )
+    assert {r["status"] for r in rows} <= {"ok", "error"}
+    assert sum(r["status"] == "ok" for r in rows) >= len(rows) - 1
+    assert max(r["attempts"] for r in rows) >= 2
+    # The rerun retries any error row and completes.
+    with Loopback() as srv2:
+        rows = _run(starter_small, tmp_path / "run", f"openai:test-model@{srv2.url}/v1", plan)
+    assert {r["status"] for r in rows} == {"ok"}
+
+
+def test_authentication_error_stops_the_run(starter_small: Path, tmp_path: Path) -> None:
+    with Loopback() as srv:
+        srv.script.append(Scripted(status=401, body={"error": {"message": "bad key"}}))
+        r = CliRunner().invoke(
+            app,
+            [
+                "run",
+                str(starter_small),
+                "--judge",
+                f"openai:test-model@{srv.url}/v1",
+                "--out",
+                str(tmp_path / "r"),
+                "--probes",
+                "J",
+            ],
+        )
+    assert r.exit_code == 1 and "authentication failed" in r.output and "Traceback" not in r.output
+
+
+def test_unknown_model_and_unreachable_server(starter_small: Path, tmp_path: Path) -> None:
+    with Loopback() as srv:
+        with pytest.raises(ParauditError, match="does not serve model 'nope'"):
+            _run(starter_small, tmp_path / "a", f"openai:nope@{srv.url}/v1")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ParauditError, match="cannot reach"):
+        _run(starter_small, tmp_path / "b", f"openai:m@http://127.0.0.1:{port}/v1")
+
+
+def test_missing_key_for_the_hosted_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ParauditError, match="OPENAI_API_KEY"):
+        load_judge("openai:gpt-4o-audio-preview")
+
+
+def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "openai" else real(name, *a)
+    )
+    with pytest.raises(MissingExtraError, match=r"pip install 'paraudit\[openai\]'"):
+        load_judge("openai:gpt-4o-audio-preview")
+
+
+def test_run_json_records_decoding_and_sdk(starter_small: Path, tmp_path: Path) -> None:
+    import json
+
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
+    with Loopback() as srv:
+        _run(
+            starter_small, tmp_path / "run", f"openai:test-model@{srv.url}/v1?temperature=0.2", plan
+        )
+    spec = json.loads((tmp_path / "run" / "run.json").read_text())
+    d = spec["judge_details"][0]
+    assert d["params"]["temperature"] == 0.2 and d["params"]["model"] == "test-model"
+    assert d["sdk"].startswith("openai ")
