@@ -4,6 +4,7 @@ delays, malformed bodies) or, by default, with a valid reply that picks the firs
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import threading
@@ -38,6 +39,9 @@ class Loopback:
     def __init__(self, models: tuple[str, ...] = ("test-model",)) -> None:
         self.models = models
         self.requests: list[dict[str, Any]] = []
+        self.uploads: dict[str, bytes] = {}
+        self.session_ids = itertools.count()
+        """Files API: file URI → the bytes uploaded."""
         self.script: deque[Scripted] = deque()
         self.lock = threading.Lock()
         outer = self
@@ -88,9 +92,39 @@ class Loopback:
                     return
                 self._send(Scripted(status=404), {"error": {"message": "not found"}})
 
+            def _upload(self, command: str, raw: bytes) -> None:
+                # Gemini Files API, resumable protocol: "start" hands out an upload URL, then
+                # "upload, finalize" carries the bytes and returns the file record.
+                if command == "start":
+                    with outer.lock:
+                        n = next(outer.session_ids)
+                    url = f"{outer.url}/upload-session/{n}"
+                    self._send(Scripted(headers={"x-goog-upload-url": url}), {})
+                    return
+                n = self.path.rsplit("/", 1)[-1]
+                uri = f"{outer.url}/v1beta/files/f{n}"
+                with outer.lock:
+                    outer.uploads[uri] = raw
+                status = "final" if "finalize" in command else "active"
+                self._send(
+                    Scripted(headers={"X-Goog-Upload-Status": status}),
+                    {
+                        "file": {
+                            "name": f"files/f{n}",
+                            "uri": uri,
+                            "mimeType": "audio/wav",
+                            "state": "ACTIVE",
+                        }
+                    },
+                )
+
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("Content-Length", 0))
                 raw = self.rfile.read(length)
+                command = self.headers.get("X-Goog-Upload-Command")
+                if command:
+                    self._upload(command.strip(), raw)
+                    return
                 body = json.loads(raw)
                 with outer.lock:
                     outer.requests.append(

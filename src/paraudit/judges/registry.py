@@ -49,6 +49,14 @@ BACKENDS: dict[str, Backend] = {
             "OpenAI-compatible server such as vLLM (openai:MODEL@BASE_URL)",
             ("OPENAI_API_KEY",),
         ),
+        Backend(
+            "gemini",
+            "paraudit.judges.gemini_backend:make_gemini",
+            "gemini",
+            ("google.genai",),
+            "Gemini through google-genai (inline audio, Files API for large requests)",
+            ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+        ),
     )
 }
 BUILTIN_MODELS = ("random", "first", "transcript", "prosody")
@@ -77,6 +85,13 @@ def parse_spec(spec: str) -> Spec:
     return Spec(backend, model, base_url, dict(parse_qsl(query)))
 
 
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # a missing parent package of a dotted name
+        return False
+
+
 def _third_party() -> dict[str, object]:
     return {ep.name: ep for ep in entry_points(group="paraudit.judges")}
 
@@ -101,7 +116,7 @@ def load_judge(spec: str) -> Judge:
         )
     b = BACKENDS[s.backend]
     for mod in b.needs:
-        if importlib.util.find_spec(mod) is None:
+        if not _importable(mod):
             raise MissingExtraError(f"judge backend '{b.name}'", b.extra or b.name, mod)
     module, _, attr = b.target.partition(":")
     factory = getattr(importlib.import_module(module), attr)
@@ -113,7 +128,7 @@ def list_backends() -> list[tuple[str, str, bool, str]]:
     """(name, description, installed, what it needs) for `paraudit judges`."""
     rows = []
     for b in BACKENDS.values():
-        installed = all(importlib.util.find_spec(m) is not None for m in b.needs)
+        installed = all(_importable(m) for m in b.needs)
         need = f"pip install 'paraudit[{b.extra}]'" if b.extra else "nothing (offline)"
         if b.key_env:
             need += f"; key in {' or '.join(b.key_env)}"

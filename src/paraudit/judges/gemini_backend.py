@@ -1,0 +1,186 @@
+"""`gemini:<model>[@<base_url>]` — Gemini through the official `google-genai` SDK.
+
+Audio goes as inline parts (the file's exact bytes) interleaved with text in prompt order; when
+a request's audio would pass the inline request limit, the clips go through the Files API
+instead (recorded per call). A safety block or an empty candidate becomes status `refused`
+with its reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paraudit.errors import MissingExtraError
+from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.judges.hosted import (
+    HARNESS_OPTIONS,
+    AudioPayload,
+    Decoding,
+    api_key,
+    read_audio,
+    sdk_version,
+)
+from paraudit.judges.registry import Spec
+from paraudit.protocols.parts import AudioPart, Prompt
+
+# Gemini's documented limit for a request with inline data is 20 MB; leave room for the text
+# and base64 overhead.
+INLINE_LIMIT_BYTES = 14 * 1024 * 1024
+
+
+def make_gemini(spec: str, s: Spec) -> GeminiJudge:
+    return GeminiJudge(spec, s)
+
+
+class GeminiJudge(Judge):
+    def __init__(self, spec: str, s: Spec) -> None:
+        super().__init__(spec, s.options)
+        try:
+            from google import genai
+            from google.genai import errors, types
+        except ImportError:
+            raise MissingExtraError("judge backend 'gemini'", "gemini", "google-genai") from None
+        self.model = s.model
+        self.base_url = s.base_url
+        self.decoding = Decoding.from_options(s.options)
+        self.inline_limit = int(float(s.options.get("inline_limit_mb", 0)) * 1024 * 1024) or (
+            INLINE_LIMIT_BYTES
+        )
+        if "max_audio_seconds" in s.options:
+            self.capabilities = Capabilities(
+                max_audio_seconds=float(s.options["max_audio_seconds"])
+            )
+        key = api_key(s.options, ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini")
+        http = types.HttpOptions(
+            base_url=self.base_url, timeout=int(float(s.options.get("timeout", 120)) * 1000)
+        )
+        self._types, self._errors = types, errors
+        self.client = genai.Client(api_key=key, http_options=http)
+        self._uploaded: dict[str, Any] = {}
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "base_url": self.base_url,
+            **self.decoding.as_dict(),
+            **{
+                k: v
+                for k, v in sorted(self.options.items())
+                if k
+                not in HARNESS_OPTIONS
+                | {"temperature", "top_p", "seed", "max_tokens", "inline_limit_mb"}
+            },
+        }
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "sdk": f"google-genai {sdk_version('google-genai')}"}
+
+    def _config(self) -> Any:
+        d = self.decoding
+        return self._types.GenerateContentConfig(
+            temperature=d.temperature, top_p=d.top_p, seed=d.seed, max_output_tokens=d.max_tokens
+        )
+
+    async def _file_part(self, a: AudioPayload, part: AudioPart) -> Any:
+        if a.sha256 not in self._uploaded:
+            self._uploaded[a.sha256] = await self.client.aio.files.upload(
+                file=str(part.path), config=self._types.UploadFileConfig(mime_type=a.mime)
+            )
+        f = self._uploaded[a.sha256]
+        return self._types.Part.from_uri(file_uri=f.uri, mime_type=a.mime)
+
+    async def contents(self, prompt: Prompt) -> tuple[list[Any], tuple[str, ...], bool]:
+        t = self._types
+        audio = {id(p): read_audio(p) for p in prompt if isinstance(p, AudioPart)}
+        use_files = sum(len(a.data) for a in audio.values()) > self.inline_limit
+        parts: list[Any] = []
+        for p in prompt:
+            if isinstance(p, AudioPart):
+                a = audio[id(p)]
+                parts.append(
+                    await self._file_part(a, p)
+                    if use_files
+                    else t.Part.from_bytes(data=a.data, mime_type=a.mime)
+                )
+            else:
+                parts.append(t.Part(text=p.text))
+        sent = tuple(a.sha256 for a in audio.values())
+        return [t.Content(role="user", parts=parts)], sent, use_files
+
+    async def preflight(self) -> None:
+        try:
+            await self.client.aio.models.get(model=self.model)
+        except self._errors.ClientError as e:
+            if e.code in (401, 403):
+                raise FatalJudgeError(f"gemini: authentication failed ({_msg(e)})") from None
+            if e.code == 404:
+                raise FatalJudgeError(f"gemini: unknown model id '{self.model}'") from None
+            raise FatalJudgeError(f"gemini: {_msg(e)}") from None
+        except self._errors.APIError as e:
+            raise FatalJudgeError(f"gemini: {_msg(e)}") from None
+        except Exception as e:  # httpx connection errors and the like
+            raise FatalJudgeError(
+                f"gemini: cannot reach {self.base_url or 'the Gemini API'} ({type(e).__name__})"
+            ) from None
+
+    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+        contents, sent, via_files = await self.contents(prompt)
+        try:
+            resp = await self.client.aio.models.generate_content(
+                model=self.model, contents=contents, config=self._config()
+            )
+        except self._errors.ClientError as e:
+            if e.code == 429:
+                raise JudgeError(f"429 rate limited: {_msg(e)}", _retry_after(e)) from None
+            if e.code in (401, 403):
+                raise FatalJudgeError(f"gemini: authentication failed ({_msg(e)})") from None
+            if e.code in (408,):
+                raise JudgeError(f"HTTP {e.code}: {_msg(e)}") from None
+            raise FatalJudgeError(f"gemini: request rejected ({_msg(e)})") from None
+        except self._errors.ServerError as e:
+            raise JudgeError(f"HTTP {e.code}: {_msg(e)}", _retry_after(e)) from None
+        usage: dict[str, Any] = {"audio_via_files_api": via_files}
+        if resp.usage_metadata is not None:
+            usage.update(resp.usage_metadata.model_dump(exclude_none=True))
+        feedback = resp.prompt_feedback
+        if feedback is not None and feedback.block_reason is not None:
+            return Reply(
+                "",
+                refused=f"prompt blocked: {feedback.block_reason}",
+                usage=usage,
+                sent_audio_sha256=sent,
+            )
+        if not resp.candidates:
+            return Reply(
+                "", refused="empty response (no candidates)", usage=usage, sent_audio_sha256=sent
+            )
+        cand = resp.candidates[0]
+        text = "".join(
+            p.text or ""
+            for p in (cand.content.parts if cand.content and cand.content.parts else [])
+        )
+        reason = str(cand.finish_reason) if cand.finish_reason is not None else ""
+        if "SAFETY" in reason or "PROHIBITED" in reason or "BLOCKLIST" in reason:
+            return Reply(
+                text, refused=f"finish reason {reason}", usage=usage, sent_audio_sha256=sent
+            )
+        if not text:
+            return Reply(
+                "",
+                refused=f"empty candidate (finish reason {reason or 'none'})",
+                usage=usage,
+                sent_audio_sha256=sent,
+            )
+        return Reply(text, usage=usage, sent_audio_sha256=sent)
+
+
+def _msg(e: Exception) -> str:
+    return str(e).splitlines()[0][:200]
+
+
+def _retry_after(e: Any) -> float | None:
+    try:
+        value = e.response.headers.get("retry-after")
+        return float(value) if value is not None else None
+    except (AttributeError, ValueError):
+        return None
