@@ -24,4 +24,6 @@ def test_typos_get_a_suggestion() -> None:
 
 
 def test_builtins_listed() -> None:
-    assert ("builtin", True) in [(n, ok) for n, _, ok, _ in list_backends()]
+    rows = {n: (ok, key) for n, _, ok, _, key in list_backends()}
+    assert rows["builtin"] == (True, "not needed")
+    assert set(rows) >= {"builtin", "openai", "gemini", "hf", "vllm"}

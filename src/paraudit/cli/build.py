@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from paraudit.cli.common import console, fail, user_errors
@@ -64,6 +65,6 @@ def build(
     problems = validate_dataset(out)
     if problems:
         for p in problems:
-            console.print(f"[red]✗[/] {p}", highlight=False)
+            console.print(f"[red]✗[/] {escape(str(p))}", highlight=False)
         raise fail(f"the built dataset has {len(problems)} problem(s)")
     console.print("[green]✓[/] dataset validates")

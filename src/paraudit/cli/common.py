@@ -8,6 +8,7 @@ from typing import ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from paraudit.errors import ParauditError
 
@@ -19,7 +20,8 @@ R = TypeVar("R")
 
 
 def fail(message: str) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    # Messages quote user text and extras like 'paraudit[openai]': never read them as markup.
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(1)
 
 

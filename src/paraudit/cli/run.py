@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from paraudit.cli.common import console, fail, user_errors
+from paraudit.judges.prices import load_prices
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
@@ -24,6 +25,13 @@ def _split(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
     if bad or not parts:
         raise fail(f"unknown {what} {', '.join(bad) or value!r} (choose from {', '.join(allowed)})")
     return parts
+
+
+def _with_key_env(spec: str, env: str | None) -> str:
+    """Add key_env=ENV to hosted judges' specs (a harness option: not part of the cache key)."""
+    if env is None or not spec.startswith(("openai:", "gemini:")) or "key_env=" in spec:
+        return spec
+    return f"{spec}{'&' if '?' in spec else '?'}key_env={env}"
 
 
 def execute(cfg: RunConfig) -> list[dict[str, object]]:
@@ -106,7 +114,11 @@ def run(
     limit: int | None = typer.Option(None, min=1, help="Only the first N items."),
     seed: int = typer.Option(0, help="Seed for --orders one."),
     dry: bool = typer.Option(
-        False, "--dry-run", help="Print the plan size and audio seconds only."
+        False, "--dry-run", help="Print plan size, audio seconds, tokens and estimated cost."
+    ),
+    prices: Path | None = typer.Option(None, "--prices", help="JSON price table for --dry-run."),
+    api_key_env: str | None = typer.Option(
+        None, "--api-key-env", help="Read hosted judges' API key from this variable."
     ),
 ) -> None:
     """Put every counterfactual question to each judge; a rerun resumes."""
@@ -120,9 +132,10 @@ def run(
         seed=seed,
         limit=limit,
     )
+    specs = [_with_key_env(j, api_key_env) for j in judge]
     cfg = RunConfig(
         dataset,
-        list(judge),
+        specs,
         out,
         plan,
         concurrency,
@@ -131,7 +144,12 @@ def run(
         RetryPolicy(max_attempts=max_attempts, timeout_s=timeout),
     )
     if dry:
-        for k, v in dry_run(cfg).items():
-            console.print(f"{k}: {v}")
+        for k, v in dry_run(cfg, load_prices(prices)).items():
+            if k == "cost":
+                for spec, c in v.items():
+                    usd = "unknown" if c["usd"] is None else f"${c['usd']:,.2f}"
+                    console.print(f"estimated cost {spec}: {usd} ({c['note']})")
+            else:
+                console.print(f"{k}: {v}")
         return
     print_summary(execute(cfg))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from typing import Any
 
 from paraudit.errors import ParauditError
 from paraudit.judges.base import FatalJudgeError
-from paraudit.protocols.parts import AudioPart
+from paraudit.protocols.parts import AudioPart, Prompt
 
 AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
 # Options that change how the call is made but not what the model answers.
@@ -79,3 +80,30 @@ def sdk_version(dist: str) -> str:
         return version(dist)
     except PackageNotFoundError:
         return "not installed"
+
+
+def openai_content(
+    prompt: Prompt, form: str = "input_audio"
+) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """OpenAI-style content parts in prompt order, and the sha256 of each clip's bytes sent.
+
+    `input_audio` is OpenAI's form; `audio_url` with a data URI is what vLLM also accepts.
+    """
+    content: list[dict[str, Any]] = []
+    sent: list[str] = []
+    for p in prompt:
+        if isinstance(p, AudioPart):
+            a = read_audio(p)
+            b64 = base64.b64encode(a.data).decode("ascii")
+            sent.append(a.sha256)
+            if form == "input_audio":
+                content.append(
+                    {"type": "input_audio", "input_audio": {"data": b64, "format": a.fmt}}
+                )
+            else:
+                content.append(
+                    {"type": "audio_url", "audio_url": {"url": f"data:{a.mime};base64,{b64}"}}
+                )
+        else:
+            content.append({"type": "text", "text": p.text})
+    return content, tuple(sent)

@@ -7,15 +7,20 @@ makes the request (its own retries are off: the runner retries, honouring Retry-
 
 from __future__ import annotations
 
-import base64
 import os
 from typing import Any
 
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, JudgeError, Reply
-from paraudit.judges.hosted import HARNESS_OPTIONS, Decoding, api_key, read_audio, sdk_version
+from paraudit.judges.hosted import (
+    HARNESS_OPTIONS,
+    Decoding,
+    api_key,
+    openai_content,
+    sdk_version,
+)
 from paraudit.judges.registry import Spec
-from paraudit.protocols.parts import AudioPart, Prompt
+from paraudit.protocols.parts import Prompt
 
 AUDIO_PART_FORMS = ("input_audio", "audio_url")
 
@@ -73,24 +78,8 @@ class OpenAIJudge(Judge):
         return {**super().describe(), "sdk": f"openai {sdk_version('openai')}"}
 
     def messages(self, prompt: Prompt) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-        content: list[dict[str, Any]] = []
-        sent: list[str] = []
-        for p in prompt:
-            if isinstance(p, AudioPart):
-                a = read_audio(p)
-                b64 = base64.b64encode(a.data).decode("ascii")
-                sent.append(a.sha256)
-                if self.audio_part == "input_audio":
-                    content.append(
-                        {"type": "input_audio", "input_audio": {"data": b64, "format": a.fmt}}
-                    )
-                else:
-                    content.append(
-                        {"type": "audio_url", "audio_url": {"url": f"data:{a.mime};base64,{b64}"}}
-                    )
-            else:
-                content.append({"type": "text", "text": p.text})
-        return [{"role": "user", "content": content}], tuple(sent)
+        content, sent = openai_content(prompt, self.audio_part)
+        return [{"role": "user", "content": content}], sent
 
     async def preflight(self) -> None:
         o = self._openai

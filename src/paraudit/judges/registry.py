@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.util
+import os
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from urllib.parse import parse_qsl
@@ -46,7 +47,8 @@ BACKENDS: dict[str, Backend] = {
             "openai",
             ("openai",),
             "OpenAI chat completions (gpt-4o-audio-preview, gpt-audio, …) or any "
-            "OpenAI-compatible server such as vLLM (openai:MODEL@BASE_URL)",
+            "OpenAI-compatible server such as vLLM (openai:MODEL@BASE_URL; a local server "
+            "needs no key)",
             ("OPENAI_API_KEY",),
         ),
         Backend(
@@ -56,6 +58,21 @@ BACKENDS: dict[str, Backend] = {
             ("google.genai",),
             "Gemini through google-genai (inline audio, Files API for large requests)",
             ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+        ),
+        Backend(
+            "hf",
+            "paraudit.judges.hf_backend:make_hf",
+            "hf",
+            ("torch", "transformers"),
+            "local transformers models: Qwen2-Audio, Qwen2.5-Omni thinker, other audio chat "
+            "models via their chat template (hf:MODEL_ID_OR_PATH)",
+        ),
+        Backend(
+            "vllm",
+            "paraudit.judges.vllm_backend:make_vllm",
+            "vllm",
+            ("vllm",),
+            "vLLM's offline engine for batch audits of open models (GPU)",
         ),
     )
 }
@@ -124,15 +141,18 @@ def load_judge(spec: str) -> Judge:
     return made
 
 
-def list_backends() -> list[tuple[str, str, bool, str]]:
-    """(name, description, installed, what it needs) for `paraudit judges`."""
+def list_backends() -> list[tuple[str, str, bool, str, str]]:
+    """(name, description, installed, what it needs, key status) for `paraudit judges`."""
     rows = []
     for b in BACKENDS.values():
         installed = all(_importable(m) for m in b.needs)
         need = f"pip install 'paraudit[{b.extra}]'" if b.extra else "nothing (offline)"
         if b.key_env:
-            need += f"; key in {' or '.join(b.key_env)}"
-        rows.append((b.name, b.description, installed, need))
+            found = [k for k in b.key_env if os.environ.get(k)]
+            key = f"set ({found[0]})" if found else f"not set ({' or '.join(b.key_env)})"
+        else:
+            key = "not needed"
+        rows.append((b.name, b.description, installed, need, key))
     for name in _third_party():
-        rows.append((name, "third-party (entry point paraudit.judges)", True, ""))
+        rows.append((name, "third-party (entry point paraudit.judges)", True, "", ""))
     return rows

@@ -17,6 +17,7 @@ from paraudit.errors import ParauditError
 from paraudit.items.dataset import Dataset, load_dataset
 from paraudit.items.validate import validate_dataset
 from paraudit.judges.base import Judge
+from paraudit.judges.prices import Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
 from paraudit.protocols.instances import Instance
 from paraudit.protocols.parsing import Parsed, parse_choice, parse_matching, parse_turns
@@ -256,8 +257,8 @@ class Runner:
         return list(rows)
 
     async def run(self) -> list[dict[str, Any]]:
-        ds = load_checked(self.cfg.dataset)
         judges = [load_judge(s) for s in self.cfg.judges]  # fail fast on a bad spec
+        ds = load_checked(self.cfg.dataset)
         self.cfg.out.mkdir(parents=True, exist_ok=True)
         spec = {
             "paraudit": __version__,
@@ -291,16 +292,29 @@ class Runner:
         return rows
 
 
-def dry_run(cfg: RunConfig) -> dict[str, Any]:
-    ds = load_checked(cfg.dataset)
+def text_tokens(instances: list[Instance]) -> int:
+    """Rough text-token count (characters / 4) of the prompts' text parts."""
+    return (
+        sum(len(p.text) for i in instances for p in i.prompt if not isinstance(p, AudioPart)) // 4
+    )
+
+
+def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str, Any]:
+    """Plan size, audio seconds, text tokens and an estimated cost per judge; no call is made."""
     for s in cfg.judges:
         load_judge(s)
+    ds = load_checked(cfg.dataset)
     inst = plan_instances(ds, cfg.plan)
+    seconds = audio_seconds(inst)
+    tokens = text_tokens(inst)
+    table = prices if prices is not None else load_prices(None)
     return {
         "instances_per_judge": len(inst),
         "calls": len(inst) * len(cfg.judges),
-        "audio_seconds_per_judge": round(audio_seconds(inst), 1),
+        "audio_seconds_per_judge": round(seconds, 1),
+        "text_tokens_per_judge": tokens,
         "staging": "asked after P, one per parsed P answer (not counted above)"
         if "S" in cfg.plan.probes
         else "not requested",
+        "cost": {s: estimate(s, tokens, seconds, len(inst), table) for s in cfg.judges},
     }

@@ -1,0 +1,190 @@
+"""`hf:<model id or local path>` — local audio chat models through `transformers`.
+
+Qwen2-Audio-Instruct loads with its own class; everything else (Qwen2.5-Omni's thinker — text
+output only — Voxtral, Phi-4-multimodal, Audio Flamingo, …) through AutoModelForMultimodalLM
+and the processor's chat template. Calls are gathered into batches (left padding) and run in a
+worker thread, so the event loop keeps feeding the model.
+
+Audio conversion is explicit: clips are decoded with soundfile, mixed to mono by averaging
+channels if needed, and resampled to the processor's feature-extractor rate with
+scipy.signal.resample_poly; each call records what was done in its usage entry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Any
+
+import numpy as np
+import soundfile as sf
+
+from paraudit.errors import MissingExtraError
+from paraudit.judges.base import FatalJudgeError, Judge, Reply
+from paraudit.judges.batching import Batcher
+from paraudit.judges.hosted import sdk_version
+from paraudit.judges.registry import Spec
+from paraudit.protocols.parts import AudioPart, Prompt
+
+BATCH_WAIT_S = 0.02
+
+
+def make_hf(spec: str, s: Spec) -> HFJudge:
+    return HFJudge(spec, s)
+
+
+def load_audio(path: Any, rate: int) -> tuple[np.ndarray, str]:
+    """Mono float32 at `rate`, and a note of any conversion made."""
+    data, sr = sf.read(str(path), dtype="float32", always_2d=True)
+    notes = []
+    x = data[:, 0]
+    if data.shape[1] > 1:
+        x = data.mean(axis=1)
+        notes.append(f"{data.shape[1]} channels averaged to mono")
+    if sr != rate:
+        from scipy.signal import resample_poly
+
+        g = math.gcd(sr, rate)
+        x = resample_poly(x, rate // g, sr // g).astype(np.float32)
+        notes.append(f"{sr}→{rate} Hz (scipy.signal.resample_poly)")
+    return x, "; ".join(notes)
+
+
+class HFJudge(Judge):
+    def __init__(self, spec: str, s: Spec) -> None:
+        super().__init__(spec, s.options)
+        for module, extra in (("torch", "hf"), ("transformers", "hf")):
+            try:
+                __import__(module)
+            except ImportError:
+                raise MissingExtraError("judge backend 'hf'", extra, module) from None
+        self.model_id = s.model
+        o = s.options
+        self.device = o.get("device", "cpu")
+        self.dtype = o.get("dtype", "float32")
+        self.batch_size = int(o.get("batch_size", 4))
+        self.max_new_tokens = int(o.get("max_tokens", 256))
+        self.temperature = float(o.get("temperature", 0.0))
+        self.seed = int(o["seed"]) if "seed" in o else None
+        self.model: Any = None
+        self.processor: Any = None
+        self.rate = 16000
+        self.batcher = Batcher(self.generate_batch, self.batch_size, BATCH_WAIT_S)
+
+    def params(self) -> dict[str, Any]:
+        p: dict[str, Any] = {
+            "model": self.model_id,
+            "dtype": self.dtype,
+            "max_new_tokens": self.max_new_tokens,
+            "temperature": self.temperature,
+        }
+        if self.seed is not None:
+            p["seed"] = self.seed
+        return p
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            **super().describe(),
+            "sdk": f"transformers {sdk_version('transformers')}, torch {sdk_version('torch')}",
+            "device": self.device,
+            "batch_size": self.batch_size,
+            "audio_conversion": "soundfile decode, mono by channel mean, resample to the "
+            "feature extractor's rate with scipy.signal.resample_poly",
+        }
+
+    # -- loading ------------------------------------------------------------------------
+    def _load(self) -> None:
+        import torch
+        import transformers
+
+        config = transformers.AutoConfig.from_pretrained(self.model_id)
+        dtype = getattr(torch, self.dtype)
+        cls: Any = (
+            transformers.Qwen2AudioForConditionalGeneration
+            if config.model_type == "qwen2_audio"
+            else transformers.AutoModelForMultimodalLM
+        )
+        kwargs: dict[str, Any] = {"dtype": dtype}
+        if self.device == "auto":
+            kwargs["device_map"] = "auto"
+        self.model = cls.from_pretrained(self.model_id, **kwargs)
+        if self.device not in ("auto", "cpu"):
+            self.model.to(self.device)
+        self.model.eval()
+        self.processor = transformers.AutoProcessor.from_pretrained(self.model_id)  # type: ignore[no-untyped-call]
+        self.processor.tokenizer.padding_side = "left"
+        fe = getattr(self.processor, "feature_extractor", None)
+        self.rate = int(getattr(fe, "sampling_rate", 16000))
+
+    async def preflight(self) -> None:
+        if self.model is not None:
+            return
+        try:
+            await asyncio.to_thread(self._load)
+        except Exception as e:
+            msg = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+            raise FatalJudgeError(f"hf: cannot load '{self.model_id}' ({msg})") from None
+
+    # -- generation ---------------------------------------------------------------------
+    def conversation(self, prompt: Prompt) -> list[dict[str, Any]]:
+        content: list[dict[str, Any]] = []
+        for p in prompt:
+            if isinstance(p, AudioPart):
+                content.append({"type": "audio", "audio_url": str(p.path), "audio": str(p.path)})
+            else:
+                content.append({"type": "text", "text": p.text})
+        return [{"role": "user", "content": content}]
+
+    def generate_batch(self, prompts: list[Prompt]) -> list[Reply]:
+        import torch
+
+        texts = [
+            self.processor.apply_chat_template(
+                self.conversation(p), tokenize=False, add_generation_prompt=True
+            )
+            for p in prompts
+        ]
+        audios: list[np.ndarray] = []
+        notes: list[list[str]] = []
+        for p in prompts:
+            mine = []
+            for part in p:
+                if isinstance(part, AudioPart):
+                    x, note = load_audio(part.path, self.rate)
+                    audios.append(x)
+                    if note:
+                        mine.append(note)
+            notes.append(sorted(set(mine)))
+        kwargs: dict[str, Any] = {"text": texts, "return_tensors": "pt", "padding": True}
+        if audios:
+            kwargs.update(audio=audios, sampling_rate=self.rate)
+        inputs = self.processor(**kwargs).to(self.model.device)
+        if self.seed is not None:
+            torch.manual_seed(self.seed)
+        gen: dict[str, Any] = {
+            "max_new_tokens": self.max_new_tokens,
+            "do_sample": self.temperature > 0,
+        }
+        if self.temperature > 0:
+            gen["temperature"] = self.temperature
+        with torch.inference_mode():
+            out = self.model.generate(**inputs, **gen)
+        new = out[:, inputs["input_ids"].shape[1] :]
+        decoded = self.processor.batch_decode(new, skip_special_tokens=True)
+        return [
+            Reply(
+                text,
+                usage={
+                    "prompt_tokens": int(inputs["input_ids"].shape[1]),
+                    "completion_tokens": int(new.shape[1]),
+                    "batch": len(prompts),
+                    "audio_conversion": n,
+                },
+            )
+            for text, n in zip(decoded, notes, strict=True)
+        ]
+
+    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+        if self.model is None:
+            await self.preflight()
+        return await self.batcher.submit(prompt)

@@ -1,0 +1,93 @@
+"""`vllm:<model>` — vLLM's offline engine for batch audits of open models (needs a GPU).
+
+It reuses the OpenAI-style prompt conversion (audio as `audio_url` data URIs, the form vLLM's
+chat API accepts), so a prompt reaches the model exactly as it would through `vllm serve`.
+Calls are gathered into batches and handed to `LLM.chat` in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from paraudit.errors import MissingExtraError
+from paraudit.judges.base import FatalJudgeError, Judge, Reply
+from paraudit.judges.batching import Batcher
+from paraudit.judges.hosted import Decoding, openai_content, sdk_version
+from paraudit.judges.registry import Spec
+from paraudit.protocols.parts import Prompt
+
+BATCH_WAIT_S = 0.05
+
+
+def make_vllm(spec: str, s: Spec) -> VLLMJudge:
+    return VLLMJudge(spec, s)
+
+
+def vllm_messages(prompt: Prompt) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    content, sent = openai_content(prompt, "audio_url")
+    return [{"role": "user", "content": content}], sent
+
+
+class VLLMJudge(Judge):
+    def __init__(self, spec: str, s: Spec) -> None:
+        super().__init__(spec, s.options)
+        try:
+            import vllm  # noqa: F401
+        except ImportError:
+            raise MissingExtraError("judge backend 'vllm'", "vllm", "vllm") from None
+        self.model_id = s.model
+        self.decoding = Decoding.from_options(s.options)
+        self.batch_size = int(s.options.get("batch_size", 32))
+        self.max_audio_parts = int(s.options.get("limit_audio", 16))
+        self.llm: Any = None
+        self.batcher = Batcher(self._run, self.batch_size, BATCH_WAIT_S)
+
+    def params(self) -> dict[str, Any]:
+        return {"model": self.model_id, **self.decoding.as_dict()}
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            **super().describe(),
+            "sdk": f"vllm {sdk_version('vllm')}",
+            "batch_size": self.batch_size,
+        }
+
+    async def preflight(self) -> None:
+        def load() -> Any:
+            from vllm import LLM
+
+            return LLM(
+                model=self.model_id,
+                limit_mm_per_prompt={"audio": self.max_audio_parts},
+                seed=self.decoding.seed or 0,
+            )
+
+        if self.llm is None:
+            try:
+                self.llm = await asyncio.to_thread(load)
+            except Exception as e:
+                raise FatalJudgeError(f"vllm: cannot load '{self.model_id}' ({e})") from None
+
+    def _run(self, prompts: list[Prompt]) -> list[Reply]:
+        from vllm import SamplingParams
+
+        d = self.decoding
+        params = SamplingParams(
+            temperature=d.temperature, top_p=d.top_p or 1.0, seed=d.seed, max_tokens=d.max_tokens
+        )
+        convs, sent = zip(*(vllm_messages(p) for p in prompts), strict=True)
+        outs = self.llm.chat(list(convs), params, use_tqdm=False)
+        return [
+            Reply(
+                o.outputs[0].text,
+                usage={"completion_tokens": len(o.outputs[0].token_ids)},
+                sent_audio_sha256=s,
+            )
+            for o, s in zip(outs, sent, strict=True)
+        ]
+
+    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+        if self.llm is None:
+            await self.preflight()
+        return await self.batcher.submit(prompt)
