@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import socket
 import threading
 import time
 from collections import deque
@@ -198,3 +199,11 @@ class Loopback:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+
+def free_port() -> int:
+    """A loopback port with nothing listening on it (for unreachable-server tests)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from paraudit.protocols.parts import AudioPart  # noqa: E402
 from paraudit.runner.calls import RetryPolicy  # noqa: E402
 from paraudit.runner.plan import PlanSpec, plan_instances  # noqa: E402
 from paraudit.runner.run import RunConfig, Runner  # noqa: E402
-from tests.judges.loopback import Loopback, Scripted  # noqa: E402
+from tests.judges.loopback import Loopback, Scripted, free_port  # noqa: E402
 
 PLAN = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none",))
 SECRET = "gemini-test-key-DO-NOT-LEAK"
@@ -165,9 +164,7 @@ def test_bad_configuration(
     with Loopback(models=("gemini-test",)) as srv:
         with pytest.raises(ParauditError, match="unknown model id 'nope'"):
             _run(starter_small, tmp_path / "a", f"gemini:nope@{srv.url}")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     with pytest.raises(ParauditError, match="cannot reach"):
         _run(starter_small, tmp_path / "b", f"gemini:m@http://127.0.0.1:{port}")
     monkeypatch.delenv("GEMINI_API_KEY")

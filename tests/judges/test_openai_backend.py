@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from paraudit.protocols.parts import AudioPart  # noqa: E402
 from paraudit.runner.calls import RetryPolicy  # noqa: E402
 from paraudit.runner.plan import PlanSpec, plan_instances  # noqa: E402
 from paraudit.runner.run import RunConfig, Runner  # noqa: E402
-from tests.judges.loopback import Loopback, Scripted  # noqa: E402
+from tests.judges.loopback import Loopback, Scripted, free_port  # noqa: E402
 
 PLAN = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none", "transition"))
 SECRET = "sk-test-DO-NOT-LEAK-0123456789"
@@ -157,9 +156,7 @@ def test_unknown_model_and_unreachable_server(starter_small: Path, tmp_path: Pat
     with Loopback() as srv:
         with pytest.raises(ParauditError, match="does not serve model 'nope'"):
             _run(starter_small, tmp_path / "a", f"openai:nope@{srv.url}/v1")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     with pytest.raises(ParauditError, match="cannot reach"):
         _run(starter_small, tmp_path / "b", f"openai:m@http://127.0.0.1:{port}/v1")
 

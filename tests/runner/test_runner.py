@@ -83,30 +83,40 @@ def test_invalid_dataset_is_refused_before_any_call(starter_small: Path, tmp_pat
     assert not log.exists()
 
 
-def test_sigkill_mid_run_then_resume(starter_small: Path, tmp_path: Path) -> None:
-    log, out = tmp_path / "calls.log", tmp_path / "run"
-    cmd = [
+def _slow_run_cmd(ds: Path, out: Path, log: Path) -> list[str]:
+    """`paraudit run` in a subprocess with a judge slow enough to be interrupted mid-run."""
+    judge = f"builtin:random?delay=0.02&calllog={log}"
+    return [
         sys.executable,
         "-m",
         "paraudit.cli.main",
         "run",
-        str(starter_small),
+        str(ds),
         "--out",
         str(out),
         "--judge",
-        f"builtin:random?delay=0.02&calllog={log}",
+        judge,
         "--concurrency",
         "4",
     ]
+
+
+def _wait_for_calls(log: Path, n: int) -> None:
+    deadline = time.time() + 60
+    while time.time() < deadline and (not log.exists() or len(log.read_text().splitlines()) < n):
+        time.sleep(0.05)
+
+
+def test_sigkill_mid_run_then_resume(starter_small: Path, tmp_path: Path) -> None:
+    log, out = tmp_path / "calls.log", tmp_path / "run"
+    cmd = _slow_run_cmd(starter_small, out, log)
     proc = subprocess.Popen(
         cmd,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "COLUMNS": "200"},
     )
-    deadline = time.time() + 60
-    while time.time() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 40):
-        time.sleep(0.05)
+    _wait_for_calls(log, 40)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not (out / "results.jsonl").exists()
@@ -129,23 +139,9 @@ def test_sigkill_mid_run_then_resume(starter_small: Path, tmp_path: Path) -> Non
 
 def test_ctrl_c_stops_cleanly_and_resumes(starter_small: Path, tmp_path: Path) -> None:
     log, out = tmp_path / "calls.log", tmp_path / "run"
-    cmd = [
-        sys.executable,
-        "-m",
-        "paraudit.cli.main",
-        "run",
-        str(starter_small),
-        "--out",
-        str(out),
-        "--judge",
-        f"builtin:random?delay=0.02&calllog={log}",
-        "--concurrency",
-        "4",
-    ]
+    cmd = _slow_run_cmd(starter_small, out, log)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 60
-    while time.time() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 40):
-        time.sleep(0.05)
+    _wait_for_calls(log, 40)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130

@@ -13,11 +13,13 @@ from typing import Any
 from paraudit.errors import MissingExtraError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, JudgeError, Reply
 from paraudit.judges.hosted import (
-    HARNESS_OPTIONS,
     AudioPayload,
     Decoding,
     api_key,
+    error_message,
+    other_params,
     read_audio,
+    retry_after,
     sdk_version,
 )
 from paraudit.judges.registry import Spec
@@ -63,13 +65,7 @@ class GeminiJudge(Judge):
             "model": self.model,
             "base_url": self.base_url,
             **self.decoding.as_dict(),
-            **{
-                k: v
-                for k, v in sorted(self.options.items())
-                if k
-                not in HARNESS_OPTIONS
-                | {"temperature", "top_p", "seed", "max_tokens", "inline_limit_mb"}
-            },
+            **other_params(self.options, {"inline_limit_mb"}),
         }
 
     def describe(self) -> dict[str, Any]:
@@ -112,12 +108,14 @@ class GeminiJudge(Judge):
             await self.client.aio.models.get(model=self.model)
         except self._errors.ClientError as e:
             if e.code in (401, 403):
-                raise FatalJudgeError(f"gemini: authentication failed ({_msg(e)})") from None
+                raise FatalJudgeError(
+                    f"gemini: authentication failed ({error_message(e)})"
+                ) from None
             if e.code == 404:
                 raise FatalJudgeError(f"gemini: unknown model id '{self.model}'") from None
-            raise FatalJudgeError(f"gemini: {_msg(e)}") from None
+            raise FatalJudgeError(f"gemini: {error_message(e)}") from None
         except self._errors.APIError as e:
-            raise FatalJudgeError(f"gemini: {_msg(e)}") from None
+            raise FatalJudgeError(f"gemini: {error_message(e)}") from None
         except Exception as e:  # httpx connection errors and the like
             raise FatalJudgeError(
                 f"gemini: cannot reach {self.base_url or 'the Gemini API'} ({type(e).__name__})"
@@ -131,14 +129,16 @@ class GeminiJudge(Judge):
             )
         except self._errors.ClientError as e:
             if e.code == 429:
-                raise JudgeError(f"429 rate limited: {_msg(e)}", _retry_after(e)) from None
+                raise JudgeError(f"429 rate limited: {error_message(e)}", retry_after(e)) from None
             if e.code in (401, 403):
-                raise FatalJudgeError(f"gemini: authentication failed ({_msg(e)})") from None
+                raise FatalJudgeError(
+                    f"gemini: authentication failed ({error_message(e)})"
+                ) from None
             if e.code in (408,):
-                raise JudgeError(f"HTTP {e.code}: {_msg(e)}") from None
-            raise FatalJudgeError(f"gemini: request rejected ({_msg(e)})") from None
+                raise JudgeError(f"HTTP {e.code}: {error_message(e)}") from None
+            raise FatalJudgeError(f"gemini: request rejected ({error_message(e)})") from None
         except self._errors.ServerError as e:
-            raise JudgeError(f"HTTP {e.code}: {_msg(e)}", _retry_after(e)) from None
+            raise JudgeError(f"HTTP {e.code}: {error_message(e)}", retry_after(e)) from None
         usage: dict[str, Any] = {"audio_via_files_api": via_files}
         if resp.usage_metadata is not None:
             usage.update(resp.usage_metadata.model_dump(exclude_none=True))
@@ -172,15 +172,3 @@ class GeminiJudge(Judge):
                 sent_audio_sha256=sent,
             )
         return Reply(text, usage=usage, sent_audio_sha256=sent)
-
-
-def _msg(e: Exception) -> str:
-    return str(e).splitlines()[0][:200]
-
-
-def _retry_after(e: Any) -> float | None:
-    try:
-        value = e.response.headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (AttributeError, ValueError):
-        return None

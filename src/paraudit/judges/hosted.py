@@ -16,6 +16,27 @@ from paraudit.protocols.parts import AudioPart, Prompt
 AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
 # Options that change how the call is made but not what the model answers.
 HARNESS_OPTIONS = {"key_env", "timeout"}
+DECODING_OPTIONS = {"temperature", "top_p", "seed", "max_tokens"}
+
+
+def other_params(options: dict[str, str], handled: set[str]) -> dict[str, str]:
+    """Spec options not already recorded elsewhere and not harness-only, for the cache key."""
+    skip = HARNESS_OPTIONS | DECODING_OPTIONS | handled
+    return {k: v for k, v in sorted(options.items()) if k not in skip}
+
+
+def error_message(e: Exception) -> str:
+    """The first line of an SDK error, short enough for a one-line message."""
+    return str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+
+
+def retry_after(e: Any) -> float | None:
+    """Seconds from an HTTP error's Retry-After header, if the SDK exposes the response."""
+    try:
+        value = e.response.headers.get("retry-after")
+        return float(value) if value is not None else None
+    except (AttributeError, ValueError):
+        return None
 
 
 def api_key(options: dict[str, str], defaults: tuple[str, ...], backend: str) -> str:

@@ -13,10 +13,12 @@ from typing import Any
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, JudgeError, Reply
 from paraudit.judges.hosted import (
-    HARNESS_OPTIONS,
     Decoding,
     api_key,
+    error_message,
     openai_content,
+    other_params,
+    retry_after,
     sdk_version,
 )
 from paraudit.judges.registry import Spec
@@ -66,12 +68,7 @@ class OpenAIJudge(Judge):
             "base_url": self.base_url,
             "audio_part": self.audio_part,
             **self.decoding.as_dict(),
-            **{
-                k: v
-                for k, v in sorted(self.options.items())
-                if k not in HARNESS_OPTIONS
-                and k not in ("audio_part", "temperature", "top_p", "seed", "max_tokens")
-            },
+            **other_params(self.options, {"audio_part"}),
         }
 
     def describe(self) -> dict[str, Any]:
@@ -94,7 +91,7 @@ class OpenAIJudge(Judge):
                         f"(it serves: {', '.join(ids[:10])})"
                     )
         except (o.AuthenticationError, o.PermissionDeniedError) as e:
-            raise FatalJudgeError(f"openai: authentication failed ({_msg(e)})") from None
+            raise FatalJudgeError(f"openai: authentication failed ({error_message(e)})") from None
         except o.NotFoundError:
             raise FatalJudgeError(f"openai: unknown model id '{self.model}'") from None
         except (o.APIConnectionError, o.APITimeoutError):
@@ -113,15 +110,15 @@ class OpenAIJudge(Judge):
                 **self.decoding.as_dict(),
             )
         except o.RateLimitError as e:
-            raise JudgeError(f"429 rate limited: {_msg(e)}", _retry_after(e)) from None
+            raise JudgeError(f"429 rate limited: {error_message(e)}", retry_after(e)) from None
         except (o.AuthenticationError, o.PermissionDeniedError) as e:
-            raise FatalJudgeError(f"openai: authentication failed ({_msg(e)})") from None
+            raise FatalJudgeError(f"openai: authentication failed ({error_message(e)})") from None
         except (o.BadRequestError, o.NotFoundError, o.UnprocessableEntityError) as e:
-            raise FatalJudgeError(f"openai: request rejected ({_msg(e)})") from None
+            raise FatalJudgeError(f"openai: request rejected ({error_message(e)})") from None
         except o.APIStatusError as e:
-            raise JudgeError(f"HTTP {e.status_code}: {_msg(e)}", _retry_after(e)) from None
+            raise JudgeError(f"HTTP {e.status_code}: {error_message(e)}", retry_after(e)) from None
         except (o.APIConnectionError, o.APITimeoutError) as e:
-            raise JudgeError(f"connection: {_msg(e)}") from None
+            raise JudgeError(f"connection: {error_message(e)}") from None
         usage = resp.usage.model_dump() if resp.usage is not None else {}
         if not resp.choices:
             return Reply(
@@ -137,15 +134,3 @@ class OpenAIJudge(Judge):
                 msg.content or "", refused="content filter", usage=usage, sent_audio_sha256=sent
             )
         return Reply(msg.content or "", usage=usage, sent_audio_sha256=sent)
-
-
-def _msg(e: Exception) -> str:
-    return str(e).splitlines()[0][:200]
-
-
-def _retry_after(e: Any) -> float | None:
-    try:
-        value = e.response.headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (AttributeError, ValueError):
-        return None
