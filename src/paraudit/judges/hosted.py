@@ -6,12 +6,12 @@ import base64
 import hashlib
 import os
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from paraudit.errors import ParauditError
 from paraudit.judges.base import FatalJudgeError
 from paraudit.protocols.parts import AudioPart, Prompt
+from paraudit.versions import package_version
 
 AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
 # Options that change how the call is made but not what the model answers.
@@ -96,11 +96,7 @@ def read_audio(part: AudioPart) -> AudioPayload:
     return AudioPayload(data, fmt, mime, hashlib.sha256(data).hexdigest())
 
 
-def sdk_version(dist: str) -> str:
-    try:
-        return version(dist)
-    except PackageNotFoundError:
-        return "not installed"
+sdk_version = package_version
 
 
 def openai_content(
