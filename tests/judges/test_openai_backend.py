@@ -66,7 +66,15 @@ def test_full_run_sends_every_clip_intact_and_in_order(
         spec = f"openai:test-model@{srv.url}/v1?seed=7&max_tokens=300&key_env=LOOP_KEY"
         rows = _run(starter_small, tmp_path / "run", spec)
     assert {r["status"] for r in rows} == {"ok"}
+    assert all(r["usage"]["total_tokens"] == 18 for r in rows)
     ds = load_dataset(starter_small)
+    by_id = {i.instance_id: i for i in plan_instances(ds, PLAN)}
+    for r in rows:  # each row names the clips actually sent, in prompt order
+        inst = by_id[
+            f"{r['item_id']}|{r['probe']}|{r['protocol']}|{r['cue']}|{r['order']}|"
+            f"{'-' if r['branch'] is None else r['branch']}"
+        ]
+        assert r["audio_sent_sha256"] == [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
     expected = {
         tuple(
             ("audio", p.sha256) if isinstance(p, AudioPart) else ("text", p.text) for p in i.prompt

@@ -87,3 +87,18 @@ def test_cache_key_depends_on_what_changes_output() -> None:
     assert call_key(j, (TextPart("hello!"),), 0) != base
     j.options = {"temperature": "0.7"}
     assert call_key(j, PROMPT, 0) != base
+
+
+def test_token_budget_delays_calls_past_the_window() -> None:
+    lim = RateLimiter(None, tpm=100)
+
+    async def go() -> None:
+        await lim.wait(60)
+        await lim.wait(30)  # still fits: 90 ≤ 100
+
+    t0 = time.monotonic()
+    asyncio.run(go())
+    assert time.monotonic() - t0 < 0.2
+    # Another 30 would make 120 in the window: it must wait until the first call leaves it.
+    assert lim._tokens_delay(time.monotonic(), 30) > 59
+    assert lim._tokens_delay(time.monotonic() + 61, 30) == 0

@@ -60,3 +60,17 @@ def test_masses_sum_to_one(seed: int) -> None:
     rng = random.Random(seed)
     m = masses([rng.choice(STATES) for _ in range(rng.randint(1, 300))])
     assert sum(m.masses.values()) == pytest.approx(1.0)
+
+
+def test_verdicts_name_the_dominant_mechanism() -> None:
+    from paraudit.stats.states import StateMasses, verdict
+
+    def m(**counts: int) -> StateMasses:
+        return StateMasses({s: counts.get(f"s{s}", 0) for s in STATES})
+
+    assert verdict(m(s110=60, s111=30, s000=10), 0.3).startswith("Potemkin-dominant")
+    assert verdict(m(s111=80, s000=20), 0.8).startswith("Reliable")
+    assert verdict(m(s001=50, s011=20, s000=30), 0.7).startswith("Shortcut-dominant")
+    assert "perception" in verdict(m(s010=70, s111=30), 0.3)
+    assert "response mapping" in verdict(m(s100=70, s111=30), 0.3)
+    assert verdict(m(), 0.0).startswith("No (P, O, J) states")

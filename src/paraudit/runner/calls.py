@@ -8,6 +8,7 @@ import hashlib
 import json
 import random
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,22 +33,43 @@ def call_key(judge: Judge, prompt: Prompt, sample: int) -> str:
 
 
 class RateLimiter:
-    """At most `rpm` call starts per minute (evenly spaced)."""
+    """At most `rpm` call starts per minute (evenly spaced) and at most `tpm` estimated input
+    tokens in any 60-second window."""
 
-    def __init__(self, rpm: float | None) -> None:
+    def __init__(self, rpm: float | None, tpm: float | None = None) -> None:
         self.interval = 60.0 / rpm if rpm else 0.0
+        self.tpm = tpm
         self._next = 0.0
         self._lock = asyncio.Lock()
+        self._spent: deque[tuple[float, float]] = deque()
 
-    async def wait(self) -> None:
-        if not self.interval:
+    async def wait(self, tokens: float = 0.0) -> None:
+        if not self.interval and not self.tpm:
             return
         async with self._lock:
             now = time.monotonic()
-            delay = self._next - now
-            self._next = max(now, self._next) + self.interval
+            delay = max(0.0, self._next - now)
+            if self.interval:
+                self._next = max(now, self._next) + self.interval
+            if self.tpm:
+                delay = max(delay, self._tokens_delay(now + delay, tokens))
+                self._spent.append((now + delay, tokens))
         if delay > 0:
             await asyncio.sleep(delay)
+
+    def _tokens_delay(self, start: float, tokens: float) -> float:
+        """How long after `start` a call of `tokens` fits under the per-minute token budget."""
+        assert self.tpm is not None
+        while self._spent and self._spent[0][0] <= start - 60:
+            self._spent.popleft()
+        used = sum(t for _, t in self._spent)
+        wait_until = start
+        for at, t in list(self._spent):
+            if used + tokens <= self.tpm:
+                break
+            used -= t
+            wait_until = at + 60
+        return max(0.0, wait_until - start)
 
 
 @dataclass(frozen=True)
@@ -71,12 +93,17 @@ class RetryPolicy:
 
 
 async def call_with_retries(
-    judge: Judge, prompt: Prompt, sample: int, limiter: RateLimiter, policy: RetryPolicy
+    judge: Judge,
+    prompt: Prompt,
+    sample: int,
+    limiter: RateLimiter,
+    policy: RetryPolicy,
+    tokens: float = 0.0,
 ) -> CallOutcome:
     reason = ""
     start = time.perf_counter()
     for attempt in range(1, policy.max_attempts + 1):
-        await limiter.wait()
+        await limiter.wait(tokens)
         try:
             # asyncio.timeout, unlike wait_for, does not wrap the call in an extra task.
             async with asyncio.timeout(policy.timeout_s):

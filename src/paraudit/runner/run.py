@@ -161,8 +161,9 @@ class Runner:
         self._inflight[key] = future
         try:
             async with sem:
+                tokens = estimated_tokens(inst) if limiter.tpm else 0.0
                 out: CallOutcome = await call_with_retries(
-                    judge, inst.prompt, sample, limiter, self.cfg.retry
+                    judge, inst.prompt, sample, limiter, self.cfg.retry, tokens
                 )
             self.progress.calls_made += 1
             audio = (
@@ -187,6 +188,8 @@ class Runner:
                 "reason": out.reason,
                 "latency_s": out.latency_s,
                 "attempts": out.attempts,
+                "usage": out.usage,
+                "audio_sent": audio,
             }
             if out.status != "error":
                 self._finished[key] = stored
@@ -224,6 +227,8 @@ class Runner:
             "reason": reason,
             "latency_s": stored["latency_s"],
             "attempts": stored["attempts"],
+            "usage": stored.get("usage", {}),
+            "audio_sent_sha256": stored.get("audio_sent", []),
             "sample": sample,
             "key": key,
             "options": inst.options,
@@ -236,7 +241,10 @@ class Runner:
         check_capabilities(judge, first)
         await judge.preflight()
         judge.calibrate(ds)
-        limiter = RateLimiter(self.cfg.rpm)
+        # Per-judge limits in the spec (?rpm=…&tpm=…) override the run-wide --rpm.
+        rpm = float(judge.options["rpm"]) if "rpm" in judge.options else self.cfg.rpm
+        tpm = float(judge.options["tpm"]) if "tpm" in judge.options else None
+        limiter = RateLimiter(rpm, tpm)
         sem = asyncio.Semaphore(self.cfg.concurrency)
         rows = await asyncio.gather(*(self._instance(judge, i, store, limiter, sem) for i in first))
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
@@ -290,6 +298,16 @@ class Runner:
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
         tmp.replace(self.cfg.out / RESULTS)
         return rows
+
+
+# Tokens per second of audio assumed for --tpm budgeting (Gemini's published rate, the higher
+# of the hosted providers'), so a budget is not overrun.
+AUDIO_TOKENS_PER_S = 32.0
+
+
+def estimated_tokens(inst: Instance) -> float:
+    """Input tokens of one call, estimated: text characters / 4 plus audio seconds × 32."""
+    return text_tokens([inst]) + audio_seconds([inst]) * AUDIO_TOKENS_PER_S
 
 
 def text_tokens(instances: list[Instance]) -> int:

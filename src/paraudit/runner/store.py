@@ -40,11 +40,19 @@ class RunStore:
     def finished(self) -> dict[str, dict[str, Any]]:
         """Calls that will not be repeated (status ok or refused)."""
         rows = self._db.execute(
-            "SELECT key, status, raw, reason, latency_s, attempts FROM calls "
+            "SELECT key, status, raw, reason, latency_s, attempts, usage, audio_sha FROM calls "
             "WHERE status != 'error'"
         ).fetchall()
         return {
-            r[0]: {"status": r[1], "raw": r[2], "reason": r[3], "latency_s": r[4], "attempts": r[5]}
+            r[0]: {
+                "status": r[1],
+                "raw": r[2],
+                "reason": r[3],
+                "latency_s": r[4],
+                "attempts": r[5],
+                "usage": json.loads(r[6] or "{}"),
+                "audio_sent": json.loads(r[7] or "[]"),
+            }
             for r in rows
         }
 

@@ -58,7 +58,7 @@ class BuiltinJudge(Judge):
 
     def params(self) -> dict[str, str]:
         # Harness options do not change answers, so they stay out of the cache key.
-        harness = {"delay", "calllog", "fail_rate", "fail_times"}
+        harness = {"delay", "calllog", "fail_rate", "fail_times", "rpm", "tpm"}
         return {k: v for k, v in sorted(self.options.items()) if k not in harness}
 
     async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
