@@ -71,6 +71,13 @@ def main(target: int = 2000) -> None:
     rerun = time.perf_counter() - t0
     print(f"calls: {calls} at {LATENCY * 1000:.0f} ms, concurrency {CONCURRENCY}")
     print(f"runner: {wall:.2f} s · ideal {ideal:.2f} s · ratio {wall / ideal:.2f} (target ≤ 1.2)")
+    p = first.progress
+    assert p.first_call_at is not None and p.last_call_at is not None
+    phase = p.last_call_at - p.first_call_at
+    print(
+        f"  of which the call phase: {phase:.2f} s · ratio {phase / ideal:.2f} (the rest is "
+        "validating the dataset's audio, planning and writing results)"
+    )
     print(f"bare asyncio baseline: {bare:.2f} s · ratio {bare / ideal:.2f}")
     print(f"runner / bare: {wall / bare:.2f}")
     print(f"rerun: {again.progress.calls_made} judge calls, {rerun:.2f} s (target 0 calls, < 3 s)")

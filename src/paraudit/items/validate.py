@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -17,7 +19,6 @@ from paraudit.items.dataset import (
     ITEMS,
     iter_item_lines,
     read_manifest,
-    sha256_file,
 )
 from paraudit.items.records import AuditItem, DatasetManifest
 
@@ -54,21 +55,25 @@ def shift_turn(item: AuditItem, branch: int) -> int | None:
     return None
 
 
-def check_audio_file(path: Path) -> str | None:
-    """Why an audio file is unusable, or None if it decodes, has a sane length and is not silent."""
+def check_audio_file(path: Path, expected_sha256: str | None = None) -> str | None:
+    """Why an audio file is unusable, or None if it decodes, has a sane length, is not silent
+    and (when `expected_sha256` is given) its bytes hash to that name."""
     if not path.is_file():
         return "file does not exist"
+    raw = path.read_bytes()  # read once: decoded and hashed from memory
     try:
-        data, rate = sf.read(str(path), dtype="float64", always_2d=True)
+        data, rate = sf.read(io.BytesIO(raw), dtype="float32", always_2d=True)
     except Exception as e:  # soundfile raises several types for corrupt files
         return f"does not decode as audio ({type(e).__name__}: {str(e).splitlines()[0]})"
     seconds = data.shape[0] / rate if rate else 0.0
     if not MIN_SECONDS <= seconds <= MAX_SECONDS:
         return f"lasts {seconds:.2f} s (allowed {MIN_SECONDS}–{MAX_SECONDS} s)"
-    rms = float(np.sqrt(np.mean(np.square(data)))) if data.size else 0.0
+    rms = float(np.sqrt(np.mean(np.square(data, dtype=np.float64)))) if data.size else 0.0
     dbfs = 20 * math.log10(rms) if rms > 0 else -math.inf
     if dbfs < SILENCE_DBFS:
         return f"is silent (RMS {dbfs:.1f} dBFS < {SILENCE_DBFS:.0f} dBFS)"
+    if expected_sha256 is not None and hashlib.sha256(raw).hexdigest() != expected_sha256:
+        return "file name is not the sha256 of its bytes (file changed after it was written?)"
     return None
 
 
@@ -165,9 +170,7 @@ def validate_dataset(root: Path | str, *, check_hashes: bool = True) -> list[Pro
         path = root / rel
         if not str(path.resolve()).startswith(str(root.resolve())):
             continue  # already reported as a path outside the folder
-        why = check_audio_file(path)
-        if why is None and check_hashes and path.stem != sha256_file(path):
-            why = "file name is not the sha256 of its bytes (file changed after it was written?)"
+        why = check_audio_file(path, path.stem if check_hashes else None)
         if why is not None:
             problems.append(Problem(n, item_id, "audio", f"{rel}: {why}"))
     return problems

@@ -50,6 +50,10 @@ class Progress:
     unparsed: int = 0
     errors: int = 0
     calls_made: int = 0
+    first_call_at: float | None = None
+    """perf_counter() when the first judge call started (None: no call made)."""
+    last_call_at: float | None = None
+    """perf_counter() when the last judge call finished."""
 
 
 def parse_reply(inst: Instance, raw: str) -> Parsed:
@@ -161,11 +165,14 @@ class Runner:
         self._inflight[key] = future
         try:
             async with sem:
+                if self.progress.first_call_at is None:
+                    self.progress.first_call_at = time.perf_counter()
                 tokens = estimated_tokens(inst) if limiter.tpm else 0.0
                 out: CallOutcome = await call_with_retries(
                     judge, inst.prompt, sample, limiter, self.cfg.retry, tokens
                 )
             self.progress.calls_made += 1
+            self.progress.last_call_at = time.perf_counter()
             audio = (
                 list(out.sent_audio_sha256)
                 if out.sent_audio_sha256 is not None
