@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from paraudit.cli import build, compare, demo, hf, judges, report, run, validate
+from paraudit.cli import annotate, build, compare, demo, hf, judges, report, run, validate
 
 app = typer.Typer(
     name="paraudit",
@@ -22,6 +22,7 @@ app.command("judges")(judges.judges)
 app.command("demo")(demo.demo)
 app.command("report")(report.report)
 app.command("compare")(compare.compare)
+annotate.register(app)  # annotate, annotate-export, annotate-stats, annotate-simulate
 
 if __name__ == "__main__":
     app()

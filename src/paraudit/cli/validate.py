@@ -12,9 +12,17 @@ from paraudit.items.validate import validate_dataset
 
 
 @user_errors
-def validate(dataset: Path = typer.Argument(..., help="Dataset folder.")) -> None:
+def validate(
+    dataset: Path = typer.Argument(..., help="Dataset folder."),
+    humans: Path | None = typer.Option(None, "--humans", help="Annotation store: list hard items."),
+    human_threshold: float = typer.Option(0.5, "--human-threshold"),
+) -> None:
     """Check every invariant of an audit dataset."""
     problems = validate_dataset(dataset)
+    if humans is not None:  # items listeners get wrong: printed, never an error
+        from paraudit.cli.annotate import human_check
+
+        human_check(humans, dataset, human_threshold)
     for p in problems:
         console.print(f"[red]✗[/] {escape(str(p))}", highlight=False, soft_wrap=True)
     if problems:

@@ -1,0 +1,81 @@
+"""Serving the app with uvicorn: in the foreground (the CLI) or in a background thread
+(simulations and tests)."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from paraudit.errors import MissingExtraError, ParauditError
+
+
+def _uvicorn() -> Any:
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn
+    except ImportError as e:
+        raise MissingExtraError("the listening-test app", "annotate", e.name or "fastapi") from None
+    return uvicorn
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def _server(store: Path, host: str, port: int) -> Any:
+    uvicorn = _uvicorn()
+    from paraudit.annotate.app import create_app
+
+    config = uvicorn.Config(
+        create_app(store),
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,  # access logs would print every annotator's secret URL
+        server_header=False,
+    )
+    return uvicorn.Server(config)
+
+
+def serve(store: Path, host: str, port: int) -> None:
+    """Serve in the foreground until Ctrl-C."""
+    server = _server(store, host, port)
+    try:
+        server.run()
+    except OSError as e:
+        raise ParauditError(f"cannot listen on {host}:{port} ({e.strerror})") from None
+
+
+@contextmanager
+def background(store: Path, host: str = "127.0.0.1", port: int | None = None) -> Iterator[str]:
+    """Serve in a thread; yields the base URL and stops the server on exit."""
+    server = _server(store, host, port or free_port(host))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise ParauditError(f"the annotation server did not start on {host}")
+        time.sleep(0.02)
+    try:
+        yield f"http://{host}:{server.config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -1,0 +1,252 @@
+"""`paraudit annotate DATASET …` (the listening test) and its companions: annotate-export,
+annotate-stats, annotate-simulate. `register(app)` adds all four to the main CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+from pathlib import Path
+
+import typer
+from rich.markup import escape
+
+from paraudit.annotate.assignment import StudyConfig, parse_annotators
+from paraudit.annotate.export import answer_rows, export_csv, export_jsonl, judgments, write_run
+from paraudit.annotate.serve import is_loopback, serve
+from paraudit.annotate.store import AnnotationStore
+from paraudit.cli.common import console, user_errors
+from paraudit.errors import ParauditError
+from paraudit.stats.agreement import agreement_summary, item_accuracy
+
+ANNOTATORS = typer.Option(..., "--annotators", help="Names 'alice,bob' or a count '5'.")
+PER = typer.Option(50, "--per-annotator", help="Scored stimuli per annotator (own + overlap).")
+OVERLAP = typer.Option(10, "--overlap", help="Stimuli every annotator hears (for agreement).")
+REPEATS = typer.Option(3, "--repeats", help="Hidden repeats per annotator (consistency).")
+CATCH = typer.Option(3, "--catch", help="Attention-check items per annotator.")
+TASKS = typer.Option("", "--tasks", help="Comma-separated tasks to draw from (default: all).")
+SEED = typer.Option(0, "--seed", help="Seed of the assignment and response orders.")
+MIN_LISTEN = typer.Option(
+    0.9, "--min-listen", help="Share of a clip's duration that must pass between play and end."
+)
+STORE = typer.Option(Path("annotations.sqlite"), "--store", help="SQLite file of the study.")
+
+
+def _config(
+    annotators: str,
+    per: int,
+    overlap: int,
+    repeats: int,
+    catch: int,
+    tasks: str,
+    seed: int,
+    min_listen: float,
+) -> StudyConfig:
+    return StudyConfig(
+        annotators=parse_annotators(annotators),
+        per_annotator=per,
+        overlap=overlap,
+        repeats=repeats,
+        catch=catch,
+        tasks=tuple(t.strip() for t in tasks.split(",") if t.strip()),
+        seed=seed,
+        min_listen=min_listen,
+    )
+
+
+@user_errors
+def annotate(
+    dataset: Path = typer.Argument(..., help="Dataset folder."),
+    annotators: str = ANNOTATORS,
+    per_annotator: int = PER,
+    overlap: int = OVERLAP,
+    repeats: int = REPEATS,
+    catch: int = CATCH,
+    tasks: str = TASKS,
+    seed: int = SEED,
+    min_listen: float = MIN_LISTEN,
+    store: Path = STORE,
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535),
+    no_serve: bool = typer.Option(False, "--no-serve", help="Create the study, print links, exit."),
+) -> None:
+    """Human validation: serve the listening test (native pointwise format) and print one secret
+    link per annotator. Rerun the same command to resume after a stop."""
+    cfg = _config(annotators, per_annotator, overlap, repeats, catch, tasks, seed, min_listen)
+    existed = store.exists()
+    st = AnnotationStore.open_or_create(store, dataset, cfg)
+    try:
+        shown = socket.gethostname() if host in ("0.0.0.0", "::") else host
+        base = f"http://{shown}:{port}"
+        verb = "resuming" if existed else "created"
+        console.print(f"{verb} study {escape(str(store))}", highlight=False)
+        console.print("annotator links (secret: give each person only their own):")
+        for name, token in st.annotators():
+            done, total = st.count(name)
+            console.print(f"  {escape(name)}  {base}/a/{token}  ({done}/{total})", highlight=False)
+        console.print(f"admin: {base}/admin/{st.meta('admin_token')}", highlight=False)
+    finally:
+        st.close()
+    if no_serve:
+        return
+    if is_loopback(host):
+        console.print(
+            f"listening on {host}:{port}, loopback only: reachable from this computer alone "
+            "(pass --host 0.0.0.0 to share on a network you trust). Ctrl-C stops; rerun resumes."
+        )
+    else:
+        console.print(
+            f"[yellow]listening on {escape(host)}:{port}: reachable from other machines over "
+            "plain HTTP; anyone holding a link can answer as that annotator.[/]"
+        )
+    serve(store, host, port)
+
+
+@user_errors
+def annotate_export(
+    store: Path = typer.Argument(..., help="Annotation store (SQLite)."),
+    jsonl: Path | None = typer.Option(None, "--jsonl", help="Write every answer as JSONL."),
+    csv: Path | None = typer.Option(None, "--csv", help="Write every answer as CSV."),
+    run: Path | None = typer.Option(
+        None, "--run", help="Write a run folder of human answers for 'paraudit report'."
+    ),
+    label: str = typer.Option("human", "--label", help="Judge label of the human rows."),
+    split: bool = typer.Option(False, "--split", help="One judge row per annotator."),
+) -> None:
+    """Export human answers (with the answer key: keep the files away from annotators)."""
+    if not (jsonl or csv or run):
+        raise ParauditError("nothing to do: pass --jsonl, --csv and/or --run")
+    st = AnnotationStore.open(store)
+    try:
+        rows = answer_rows(st, st.dataset())
+    finally:
+        st.close()
+    if jsonl:
+        jsonl.write_text(export_jsonl(rows), encoding="utf-8")
+        console.print(f"[green]✓[/] {len(rows)} answers → {escape(str(jsonl))}")
+    if csv:
+        csv.write_text(export_csv(rows), encoding="utf-8")
+        console.print(f"[green]✓[/] {len(rows)} answers → {escape(str(csv))}")
+    if run:
+        n = write_run(store, run, label=label, split=split)
+        console.print(
+            f"[green]✓[/] {n} result rows → {escape(str(run))} (paraudit report reads it)"
+        )
+
+
+def _fmt(x: object) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{x:.2f}" if isinstance(x, float) else str(x)
+
+
+@user_errors
+def annotate_stats(
+    store: Path = typer.Argument(..., help="Annotation store (SQLite)."),
+    threshold: float = typer.Option(0.5, "--threshold", help="Flag items below this accuracy."),
+    out: Path | None = typer.Option(None, "--json", help="Also write every figure as JSON."),
+) -> None:
+    """Annotator accuracy, agreement on the overlap set, consistency, catch items, hard items."""
+    st = AnnotationStore.open(store)
+    try:
+        js = judgments(answer_rows(st, st.dataset()))
+    finally:
+        st.close()
+    s = agreement_summary(js, threshold=threshold)
+    for task, t in s["tasks"].items():
+        console.print(f"[bold]{escape(task)}[/]", highlight=False)
+        for name, r in t["annotators"].items():
+            console.print(
+                f"  {escape(name)}: {r['rate']:.0%} of {r['n']} "
+                f"(95 % CI {r['ci_low']:.0%}–{r['ci_high']:.0%})",
+                highlight=False,
+            )
+        if t["range"]:
+            console.print(f"  range {t['range'][0]:.0%}–{t['range'][1]:.0%}", highlight=False)
+        ov = t["overlap"]
+        if ov:
+            console.print(
+                f"  overlap: Fleiss κ {_fmt(ov['fleiss_kappa'])}, Krippendorff α "
+                f"{_fmt(ov['krippendorff_alpha'])} on {ov['units']} stimuli",
+                highlight=False,
+            )
+    for title, key in (("catch items passed", "catch"), ("repeats consistent", "intra_rater")):
+        part = s[key]
+        assert isinstance(part, dict)
+        if part:
+            text = ", ".join(f"{a} {r['k']}/{r['n']}" for a, r in part.items())
+            console.print(f"{title}: {escape(text)}", highlight=False)
+    flagged = [i for i in item_accuracy(js, threshold=threshold) if i.flagged]
+    console.print(f"items below {threshold:.0%} human accuracy: {len(flagged)}")
+    for i in flagged:
+        console.print(f"  {escape(i.item_id)}  {i.correct}/{i.answers}", highlight=False)
+    if out:
+        out.write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+
+
+@user_errors
+def annotate_simulate(
+    dataset: Path = typer.Argument(..., help="Dataset folder."),
+    annotators: str = ANNOTATORS,
+    per_annotator: int = PER,
+    overlap: int = OVERLAP,
+    repeats: int = REPEATS,
+    catch: int = CATCH,
+    tasks: str = TASKS,
+    seed: int = SEED,
+    min_listen: float = typer.Option(
+        0.0, "--min-listen", help="As for annotate; 0 lets simulated listeners skip waiting."
+    ),
+    store: Path = STORE,
+    skills: str = typer.Option(
+        "0.95,0.85,0.75,0.9,0.65", "--skills", help="Accuracy of each simulated annotator."
+    ),
+    run: Path | None = typer.Option(None, "--run", help="Then write a human run folder here."),
+) -> None:
+    """Simulated annotators through the real HTTP API (for demos and load tests; they read the
+    answer key from the store, so their accuracy is the skill given, not a human result)."""
+    from paraudit.annotate.simulate import simulate_study
+
+    try:
+        levels = [float(s) for s in skills.split(",")]
+    except ValueError:
+        raise ParauditError(f"--skills {skills!r}: give numbers like 0.9,0.7") from None
+    if not levels or any(not 0 <= s <= 1 for s in levels):
+        raise ParauditError("--skills: every skill must be between 0 and 1")
+    cfg = _config(annotators, per_annotator, overlap, repeats, catch, tasks, seed, min_listen)
+    done = simulate_study(dataset, store, cfg, levels, seed=seed)
+    console.print(f"[green]✓[/] simulated {sum(done.values())} answers in {escape(str(store))}")
+    if run:
+        n = write_run(store, run)
+        console.print(f"[green]✓[/] {n} result rows → {escape(str(run))}")
+
+
+def human_check(store: Path, dataset: Path, threshold: float) -> None:
+    """For `paraudit validate --humans`: print the items below the human-accuracy threshold."""
+    from paraudit.annotate.export import hard_items
+
+    st = AnnotationStore.open(store)
+    try:
+        same = Path(st.meta("dataset")) == dataset.resolve()
+    finally:
+        st.close()
+    if not same:
+        raise ParauditError(f"{store} annotates another dataset, not {dataset}")
+    scores = hard_items(store, threshold=threshold)
+    flagged = [s for s in scores if s.flagged]
+    for s in flagged:
+        console.print(
+            f"[yellow]![/] {escape(s.item_id)} ({escape(s.task)}): listeners right on "
+            f"{s.correct}/{s.answers} ({s.accuracy:.0%} < {threshold:.0%}); consider removing it",
+            highlight=False,
+        )
+    console.print(
+        f"human check: {len(flagged)} of {len(scores)} answered items below {threshold:.0%}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("annotate")(annotate)
+    app.command("annotate-export")(annotate_export)
+    app.command("annotate-stats")(annotate_stats)
+    app.command("annotate-simulate")(annotate_simulate)
