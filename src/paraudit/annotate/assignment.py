@@ -166,10 +166,14 @@ def _one_list(
         # branch already heard, so no one ever hears both branches of an item.
         it = rng.choice(unused or pool)
         branch = heard.get(it.id, rng.randrange(2))
+        heard[it.id] = branch
+        unused = [u for u in unused if u.id != it.id]
         foil = rng.choice([o for o in pool if o.id != it.id])
         entries.append(_Entry(it, branch, "catch", foil, rng.randrange(2)))
     rng.shuffle(entries)
-    scored = [e for e in entries if e.kind != "catch"]
+    # Sources early enough in the list that the repeat can come MIN_REPEAT_GAP places later.
+    early = [e for e in entries[: max(1, len(entries) - MIN_REPEAT_GAP)] if e.kind != "catch"]
+    scored = early or [e for e in entries if e.kind != "catch"]
     for src in rng.sample(scored, min(cfg.repeats, len(scored))):
         # A repeat comes a few places after its first showing, so it is not recognised as one.
         first = next(i for i, e in enumerate(entries) if e is src)

@@ -60,8 +60,9 @@ def run_annotator(
     limit: int | None = None,
     seed: int = 0,
     double_submit: bool = False,
-) -> int:
-    """Answer up to `limit` questions (all by default); returns how many were stored.
+) -> list[tuple[int, str]]:
+    """Answer up to `limit` questions (all by default); returns (position, choice) of every
+    answer the server confirmed.
 
     With `double_submit`, every answer is posted twice with the same request id, as a double
     click or a network retry would.
@@ -72,8 +73,8 @@ def run_annotator(
         items = {it.id: it for it in store.dataset().items}
         rng = random.Random(f"{seed}:{who.name}")
         root = f"{base_url}/a/{who.token}/api"
-        stored = 0
-        while limit is None or stored < limit:
+        stored: list[tuple[int, str]] = []
+        while limit is None or len(stored) < limit:
             status, state = http_json("GET", f"{root}/next")
             if status != 200:
                 raise RuntimeError(f"{who.name}: GET next → {status} {state}")
@@ -100,7 +101,7 @@ def run_annotator(
                 status, reply = http_json("POST", f"{root}/answer", body)
                 if status != 200:
                     raise RuntimeError(f"{who.name}: answer refused: {reply}")
-            stored += 1
+            stored.append((q["seq"], choice))
         return stored
     finally:
         store.close()
@@ -133,7 +134,7 @@ def simulate(
 
     def work(a: SimulatedAnnotator) -> None:
         try:
-            done[a.name] = run_annotator(base_url, store_path, a, seed=seed, limit=limit)
+            done[a.name] = len(run_annotator(base_url, store_path, a, seed=seed, limit=limit))
         except BaseException as e:  # surfaced below, after every thread has finished
             errors.append(e)
 
