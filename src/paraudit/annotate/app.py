@@ -91,10 +91,14 @@ def create_app(store_path: Path) -> FastAPI:
     def root() -> str:
         return "paraudit listening test: open the personal link you were given."
 
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response(status_code=204)  # browsers ask for it; a 404 would be console noise
+
     @app.get("/a/{token}", response_class=HTMLResponse)
     def page(token: str) -> str:
-        who(token)
-        return asset("listen.html")
+        who(token)  # the token is URL-safe (checked above), so it can go into the page as is
+        return asset("listen.html").replace("__BASE__", f"/a/{token}")
 
     @app.get("/a/{token}/listen.js")
     def script(token: str) -> Response:
