@@ -152,3 +152,27 @@ def test_human_row_beside_judges(finished: tuple[Path, Path], tmp_path: Path) ->
         (r["judge"], r["cue"]) for r in summary["accuracy"] if r["probe"] == "J"
     }  # the human row sits in the same J / pointwise / no-cue cell as the judges
     assert {("human", "none"), ("builtin:first", "none")} <= cells
+
+
+def test_busy_port_and_bad_study_are_one_line_errors(tiny_dataset: Path, tmp_path: Path) -> None:
+    import socket
+
+    runner = CliRunner()
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = runner.invoke(
+            app,
+            ["annotate", str(tiny_dataset), "--annotators", "2", "--per-annotator", "2",
+             "--overlap", "1", "--repeats", "1", "--store", str(tmp_path / "s.sqlite"),
+             "--port", str(port)],
+        )  # fmt: skip
+    assert r.exit_code == 1 and "another --port" in r.output
+    bad = runner.invoke(
+        app,
+        ["annotate", str(tiny_dataset), "--annotators", "2", "--per-annotator", "12",
+         "--store", str(tmp_path / "t.sqlite"), "--no-serve"],
+    )  # fmt: skip
+    assert bad.exit_code == 1 and "exceeds the 2 items" in bad.output
+    assert list(tmp_path.glob("t.sqlite*")) == []  # a refused study leaves no file behind

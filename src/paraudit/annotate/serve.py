@@ -56,11 +56,17 @@ def _server(store: Path, host: str, port: int) -> Any:
 
 def serve(store: Path, host: str, port: int) -> None:
     """Serve in the foreground until Ctrl-C."""
-    server = _server(store, host, port)
-    try:
-        server.run()
-    except OSError as e:
-        raise ParauditError(f"cannot listen on {host}:{port} ({e.strerror})") from None
+    # Probe the address first: uvicorn reports a busy port only as a log line and an exit.
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as e:
+            raise ParauditError(
+                f"cannot listen on {host}:{port} ({e.strerror}); pass another --port"
+            ) from None
+    _server(store, host, port).run()
 
 
 @contextmanager

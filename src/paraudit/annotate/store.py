@@ -121,8 +121,12 @@ class AnnotationStore:
         store = cls(tmp)
         try:
             store._create(ds, cfg)
-        finally:
+        except BaseException:
             store.close()
+            for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+                leftover.unlink(missing_ok=True)
+            raise
+        store.close()
         tmp.replace(path)
         return cls.open(path)
 
