@@ -163,3 +163,35 @@ def simulate_study(
     AnnotationStore.open_or_create(store_path, dataset, cfg).close()
     with background(store_path) as url:
         return simulate(url, store_path, annotators_of(store_path, skills), seed=seed)
+
+
+DEMO_LABEL = "simulated-humans"
+
+
+def demo_humans(dataset: Path, out: Path, annotators: int, *, seed: int = 0) -> Path:
+    """The demo's optional human row: `annotators` simulated listeners finish a fresh study on
+    the dataset through the real app; returns the run folder of their answers, labelled
+    'simulated-humans' so no report mistakes it for people."""
+    import shutil
+
+    from paraudit.annotate.export import write_run
+    from paraudit.items.dataset import load_dataset
+
+    n_items = len(load_dataset(dataset).items)
+    per = min(20, n_items)
+    cfg = StudyConfig(
+        annotators=tuple(f"sim{i + 1}" for i in range(annotators)),
+        per_annotator=per,
+        overlap=min(5, per),
+        repeats=min(2, per),
+        catch=2 if n_items > 1 else 0,
+        seed=seed,
+        min_listen=0.0,  # simulated listeners need not wait out the clips
+    )
+    store, run = out / "annotations.sqlite", out / "human"
+    for stale in (store, Path(f"{store}-wal"), Path(f"{store}-shm")):
+        stale.unlink(missing_ok=True)  # the demo may have rebuilt the dataset
+    simulate_study(dataset, store, cfg, seed=seed)
+    shutil.rmtree(run, ignore_errors=True)
+    write_run(store, run, label=DEMO_LABEL)
+    return run

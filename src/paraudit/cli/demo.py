@@ -22,6 +22,9 @@ DEMO_JUDGES = ["builtin:random", "builtin:first", "builtin:transcript", "builtin
 def demo(
     out: Path = typer.Option(Path("demo-out"), "--out", help="Folder for the dataset and the run."),
     cache: Path | None = typer.Option(None, "--cache", help="Render cache folder."),
+    annotators: int = typer.Option(
+        0, "--annotators", min=0, help="Also simulate N listeners (paraudit[annotate])."
+    ),
 ) -> None:
     """The offline demo audit: starter set × four built-in judges × every probe and cue,
     ending with the diagnostic report."""
@@ -33,5 +36,10 @@ def demo(
     plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
     rows = execute(RunConfig(dataset, DEMO_JUDGES, out / "run", plan, concurrency=16))
     print_summary(rows)
-    report = write_report([out / "run"], out / "report")
+    runs = [out / "run"]
+    if annotators:  # a simulated "human" row through the real listening-test app
+        from paraudit.annotate.simulate import demo_humans
+
+        runs.append(demo_humans(dataset, out, annotators))
+    report = write_report(runs, out / "report")
     console.print(f"[green]✓[/] diagnostic report → {report}")
