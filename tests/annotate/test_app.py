@@ -161,6 +161,8 @@ def test_nothing_secret_reaches_the_annotator(
                 assert audio.status_code == 200 and audio.content[:4] == b"RIFF"
                 assert "content-disposition" not in audio.headers
                 assert "etag" not in audio.headers and "last-modified" not in audio.headers
+                for w in words:  # no name or id hidden in the file's bytes either
+                    assert len(w) < 5 or w.encode() not in audio.content, w
                 seen.append(audio)
             other = [c.clip_id for c in store.clips(name, q["seq"])]
             assert {c["clip"] for c in q["context"] + q["responses"]} == set(other)
@@ -214,3 +216,24 @@ def test_store_refuses_other_options_and_changed_dataset(
     (tmp_path / "junk.sqlite").write_bytes(b"not a database at all" * 10)
     with pytest.raises(ParauditError):
         AnnotationStore.open(tmp_path / "junk.sqlite")
+
+
+def test_audio_answers_range_requests(study: tuple[TestClient, AnnotationStore]) -> None:
+    """Phones (Safari) play media only from servers that answer byte ranges with 206."""
+    client, store = study
+    name, token = store.annotators()[0]
+    clip = store.clips(name, 0)[0].clip_id
+    full = client.get(f"/a/{token}/audio/{clip}")
+    size = len(full.content)
+    assert full.headers["accept-ranges"] == "bytes"
+    part = client.get(f"/a/{token}/audio/{clip}", headers={"Range": "bytes=0-99"})
+    assert part.status_code == 206 and part.content == full.content[:100]
+    assert part.headers["content-range"] == f"bytes 0-99/{size}"
+    tail = client.get(f"/a/{token}/audio/{clip}", headers={"Range": "bytes=-10"})
+    assert tail.status_code == 206 and tail.content == full.content[-10:]
+    open_end = client.get(f"/a/{token}/audio/{clip}", headers={"Range": "bytes=100-"})
+    assert open_end.content == full.content[100:]
+    past = client.get(f"/a/{token}/audio/{clip}", headers={"Range": f"bytes={size}-"})
+    assert past.status_code == 416
+    junk = client.get(f"/a/{token}/audio/{clip}", headers={"Range": "bytes=x-y"})
+    assert junk.status_code == 200 and junk.content == full.content

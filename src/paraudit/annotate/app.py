@@ -36,6 +36,25 @@ def asset(name: str) -> str:
     return resources.files("paraudit.annotate").joinpath("static", name).read_text("utf-8")
 
 
+def byte_range(header: str | None, size: int) -> tuple[int, int] | None:
+    """(first, last) byte of a single 'bytes=' range, clamped to the file; None to send all.
+
+    Safari on phones plays media only from servers that answer range requests with 206.
+    """
+    if not header or not header.startswith("bytes=") or "," in header:
+        return None
+    first, _, last = header[6:].strip().partition("-")
+    try:
+        if not first:  # a suffix: the last N bytes
+            n = int(last)
+            return (max(0, size - n), size - 1) if n > 0 else None
+        start = int(first)
+        end = min(int(last), size - 1) if last else size - 1
+    except ValueError:
+        return None
+    return (start, end) if start <= end or start >= size else None
+
+
 class PlayEvent(BaseModel):
     model_config = ConfigDict(extra="forbid")
     clip: str = Field(pattern=CLIP)
@@ -186,16 +205,22 @@ def create_app(store_path: Path) -> FastAPI:
         )
 
     @app.get("/a/{token}/audio/{clip_id}")
-    def audio(token: str, clip_id: str) -> Response:
+    def audio(token: str, clip_id: str, request: Request) -> Response:
         name = who(token)
         found = store.clip(name, clip_id) if len(clip_id) == 16 else None
         if found is None:
             raise HTTPException(404, "unknown clip")
         data = ds.audio_path(found[0].path).read_bytes()
         # No file name and no validators derived from the file: only the bytes leave.
-        return Response(
-            data, media_type="audio/wav", headers={"Cache-Control": "private, max-age=3600"}
-        )
+        headers = {"Cache-Control": "private, max-age=3600", "Accept-Ranges": "bytes"}
+        span = byte_range(request.headers.get("range"), len(data))
+        if span is None:
+            return Response(data, media_type="audio/wav", headers=headers)
+        start, end = span
+        if start >= len(data):
+            return Response(status_code=416, headers={"Content-Range": f"bytes */{len(data)}"})
+        headers["Content-Range"] = f"bytes {start}-{end}/{len(data)}"
+        return Response(data[start : end + 1], 206, headers=headers, media_type="audio/wav")
 
     @app.get("/admin/{token}", response_class=HTMLResponse)
     def admin_page(token: str) -> str:
