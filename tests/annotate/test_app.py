@@ -213,6 +213,8 @@ def test_store_refuses_other_options_and_changed_dataset(
     items.write_text(items.read_text().replace("Friday", "Monday"))
     with pytest.raises(ParauditError, match="changed"):
         create_app(path)
+    with pytest.raises(ParauditError, match="another dataset"):
+        AnnotationStore.open_or_create(path, tiny_dataset, CFG)
     (tmp_path / "junk.sqlite").write_bytes(b"not a database at all" * 10)
     with pytest.raises(ParauditError):
         AnnotationStore.open(tmp_path / "junk.sqlite")

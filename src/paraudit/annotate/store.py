@@ -107,6 +107,13 @@ class AnnotationStore:
         ds = load_dataset(dataset)
         if path.exists():
             store = cls.open(path)
+            if store.meta("dataset_sha256") != dataset_fingerprint(ds):
+                where = store.meta("dataset")
+                store.close()
+                raise ParauditError(
+                    f"{path} holds a study of another dataset ({where}), or the items changed "
+                    f"since; pass a new --store for {dataset}"
+                )
             if store.config() != cfg:
                 store.close()
                 raise ParauditError(
