@@ -11,7 +11,6 @@ import base64
 import io
 import os
 import re
-import struct
 from pathlib import Path
 from typing import Any
 
@@ -74,31 +73,13 @@ def _rate(options: dict[str, str]) -> int:
 
 
 def decode_wav(data: bytes) -> tuple[np.ndarray, int]:
-    """Mono float samples of a WAV reply.
-
-    Streamed WAV replies may carry placeholder chunk sizes (0xFFFFFFFF) that strict readers
-    reject; 16-bit PCM is then read from the `data` chunk to the end of the body.
-    """
+    """Mono float samples of a WAV reply (libsndfile also reads streamed WAVs whose chunk
+    sizes are placeholders)."""
     try:
         samples, rate = sf.read(io.BytesIO(data), dtype="float64", always_2d=True)
-        return samples.mean(axis=1), int(rate)
     except (sf.LibsndfileError, RuntimeError, TypeError):
-        pass
-    if data[:4] != b"RIFF" or data[8:12] != b"WAVE":
-        raise TTSError("the TTS service did not return WAV audio")
-    pos, rate, channels, bits = 12, 0, 1, 0
-    while pos + 8 <= len(data):
-        cid, size = data[pos : pos + 4], struct.unpack("<I", data[pos + 4 : pos + 8])[0]
-        if cid == b"fmt ":
-            _, channels, rate, _, _, bits = struct.unpack("<HHIIHH", data[pos + 8 : pos + 24])
-        elif cid == b"data":
-            if bits != 16 or not rate:
-                raise TTSError(f"unsupported WAV from the TTS service ({bits}-bit)")
-            body = data[pos + 8 :]
-            pcm = np.frombuffer(body[: len(body) // (2 * channels) * 2 * channels], "<i2")
-            return pcm.reshape(-1, channels).mean(axis=1) / 32768.0, rate
-        pos += 8 + size + (size & 1)
-    raise TTSError("the TTS service returned WAV without audio data")
+        raise TTSError("the TTS service did not return WAV audio") from None
+    return samples.mean(axis=1), int(rate)
 
 
 class OpenAITTS(TTSBackend):
