@@ -198,5 +198,8 @@ def test_emotion_names_and_ser_keys_are_checked() -> None:
     assert judge("hesistant", M0).emotion == "hesitant"  # the paper's spelling
     with pytest.raises(ParauditError, match="no rule for emotion 'smug'"):
         judge("smug", M0)
+    assert judge("fear", M0, probs(fearful=0.06)).accepted
+    with pytest.raises(ParauditError, match="needs an SER backend to judge 'disgusted'"):
+        judge("disgust", M0)
     with pytest.raises(ParauditError, match="lack"):
         judge("sad", M0, {"sad": 1.0})

@@ -163,5 +163,7 @@ def test_piper_renderings_pass_the_published_hesitant_rule(tmp_path: Path) -> No
     v = out.best.verdict
     assert v.source == "published" and v.values["end_slope"] >= 6.0
     assert v.values["pause_2"] >= 2.0 and math.isfinite(v.fitness)
+    # Piper is deterministic: one neutral rendering is the whole baseline.
+    assert scorer.describe()["neutral_renders"] == 1
     sad = scorer.render_turn(text, "sad", "human", "plain")
     assert sad.best is not None and sad.best.verdict.source == "acoustic-fallback"

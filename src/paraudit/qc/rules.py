@@ -22,9 +22,11 @@ the k-th longest measured silence counts 0 when there are fewer than k silences.
 Without an SER model (the offline case: no SER weights can be installed here), the rules that
 need SER use an ACOUSTIC FALLBACK written for this toolkit (not from the paper), and the verdict
 says so (`source="acoustic-fallback"`). `surprised` has no published rule; its rule here is
-ours (`source="paraudit"`). The fallback thresholds are deliberately modest fractions of the
-changes measured on acted-like prosody (offline-stack-notes.md); they are untested against
-human judgement of emotion and the dataset card must say which rule accepted each clip.
+ours (`source="paraudit"`), as are the SER-only rules for `fearful` and `disgusted` (no
+acoustic rule: judging them needs an SER backend). The fallback thresholds are deliberately
+modest fractions of the changes measured on acted-like prosody (offline-stack-notes.md); they
+are untested against human judgement of emotion, and the dataset card must say which rule
+accepted each clip.
 """
 
 from __future__ import annotations
@@ -294,6 +296,18 @@ def _surprised(c: _Check, m: Measurements, p: Probs | None) -> float:
     return m.rel_pitch_st
 
 
+def _ser_only(label: str) -> RuleFn:
+    def rule(c: _Check, m: Measurements, p: Probs | None) -> float:
+        if p is None:
+            raise ParauditError(
+                f"the Audio Scorer needs an SER backend to judge '{label}' (no acoustic rule)"
+            )
+        c.at_least(f"ser_{label}", p[label], 0.05)
+        return p[label]
+
+    return rule
+
+
 # emotion → (rule, needs SER, description, the rule is the paper's)
 RULES: dict[str, tuple[RuleFn, bool, str, bool]] = {
     "hesitant": (_hesitant, False, "end slope ≥ 6 st/s + k-th pause ≥ 2 syl", True),
@@ -306,6 +320,8 @@ RULES: dict[str, tuple[RuleFn, bool, str, bool]] = {
     "sad": (_sad, True, "SER sad ≥ 0.03", True),
     "happy": (_happy, True, "SER happy ≥ 0.005", True),
     "surprised": (_surprised, True, "SER surprised ≥ 0.05", False),
+    "fearful": (_ser_only("fearful"), True, "SER fearful ≥ 0.05", False),
+    "disgusted": (_ser_only("disgusted"), True, "SER disgusted ≥ 0.05", False),
 }
 FALLBACK_DESCRIPTIONS = {
     "empathetic": "rel. pitch ≤ +2 st, rel. loudness ≤ +2 dB, rel. speed ≤ +2 %",
@@ -315,6 +331,8 @@ FALLBACK_DESCRIPTIONS = {
     "sad": "rel. pitch ≤ −1.5 st, rel. speed ≤ −10 %",
     "happy": "rel. pitch ≥ +1.5 st, rel. speed ≥ −5 %",
     "surprised": "rel. pitch ≥ +1.5 st, and rel. range ≥ +2 st or end slope ≥ 3 st/s",
+    "fearful": "none: needs SER",
+    "disgusted": "none: needs SER",
 }
 
 

@@ -152,7 +152,8 @@ class AudioScorer:
     """Renders turns with a TTS backend and keeps only renderings that carry their emotion.
 
     Baselines: `neutral_renders` neutral renderings of the same text, role and voice, averaged,
-    computed once per (text, role, voice). With `ser=None` the rules that need SER use their
+    computed once per (text, role, voice); one rendering for a deterministic backend (Piper),
+    whose renderings of one request are identical. With `ser=None` the rules that need SER use their
     acoustic fallbacks (the verdicts and counts name the rule). `min_dnsmos_ovrl` adds a
     quality gate: a rendering whose DNSMOS OVRL is below it is rejected.
     """
@@ -183,7 +184,7 @@ class AudioScorer:
         return {
             "max_accepted": self.max_accepted,
             "max_tries": self.max_tries,
-            "neutral_renders": self.neutral_renders,
+            "neutral_renders": 1 if self.tts.deterministic else self.neutral_renders,
             "ser": self.ser.label if self.ser else None,
             "min_dnsmos_ovrl": self.min_dnsmos_ovrl,
             "rules": {e: rule_description(e, self.ser is not None)[0] for e in RULES},
@@ -192,10 +193,8 @@ class AudioScorer:
     def baseline(self, text: str, role: Speaker, voice: str) -> Baseline:
         key = (text, role, voice)
         if key not in self._baselines:
-            clips = [
-                self.tts.synthesize(text, "neutral", role, voice, attempt=i)
-                for i in range(self.neutral_renders)
-            ]
+            n = 1 if self.tts.deterministic else self.neutral_renders
+            clips = [self.tts.synthesize(text, "neutral", role, voice, attempt=i) for i in range(n)]
             self._baselines[key] = neutral_baseline(
                 [(c.samples, c.sample_rate) for c in clips], text
             )

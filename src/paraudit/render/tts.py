@@ -126,6 +126,9 @@ class TTSBackend(ABC):
     name: str
     voices: tuple[str, ...]
     sample_rate: int
+    deterministic: bool = False
+    """True when the same request always gives the same audio (one neutral rendering is then
+    a complete baseline)."""
 
     def __init__(self, spec: str, cache_dir: Path | None) -> None:
         self.spec = spec
@@ -146,6 +149,7 @@ class TTSBackend(ABC):
             "voices": list(self.voices),
             "sample_rate": self.sample_rate,
             "format": f"wav/{OUTPUT_SUBTYPE}/mono",
+            "deterministic": self.deterministic,
         }
 
     def check_voice(self, voice: str) -> None:
@@ -263,6 +267,7 @@ class PiperTTS(TTSBackend):
 
     name = "piper"
     voices = PIPER_VOICES
+    deterministic = True
 
     def __init__(self, spec: str, s: TTSSpec, cache_dir: Path | None) -> None:
         from paraudit.render.piper_voice import resolve_voice
