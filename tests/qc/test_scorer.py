@@ -127,6 +127,24 @@ def test_audio_scorer_retries_until_the_rendering_carries_its_emotion() -> None:
     assert scorer.tts.fresh_renders == 3 + 6 + 6
 
 
+def test_turns_in_threads_give_the_same_outcomes() -> None:
+    text = "we could maybe move the meeting"
+    jobs = [
+        (text, e, "human", v) for e in ("frazzled", "neutral", "happy") for v in ("low", "high")
+    ]
+    serial = AudioScorer(Tones(), max_tries=5).render_turns(jobs)
+    seen: list[object] = []
+    scorer = AudioScorer(Tones(), max_tries=5)
+    threaded = scorer.render_turns(jobs + jobs[:2], workers=3, on_done=lambda j, o: seen.append(j))
+    assert list(threaded) == jobs and sorted(map(str, seen)) == sorted(map(str, jobs))
+    for job in jobs:
+        a, b = serial[job], threaded[job]
+        assert [v.accepted for v in a.verdicts] == [v.accepted for v in b.verdicts]
+        assert (a.best is None) == (b.best is None)
+        assert a.best is None or b.best is None or a.best.attempt == b.best.attempt
+    assert sum(c["turns"] for c in scorer.counts.as_dict().values()) == len(jobs)
+
+
 def test_audio_scorer_drops_what_never_passes_and_names_the_fallback() -> None:
     scorer = AudioScorer(Tones(), max_tries=4)
     out = scorer.render_turn("that is such good news", "happy", "human", "high")

@@ -9,7 +9,9 @@ no accepted rendering after 10 tries is dropped, and the caller drops its whole 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -31,6 +33,8 @@ MAX_TRIES = 10
 NEUTRAL_RENDERS = 3
 
 C = TypeVar("C")
+TurnJob = tuple[str, str, Speaker, str]
+"""(text, emotion, role, voice)"""
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,7 @@ class AudioScorer:
         self.min_dnsmos_ovrl = min_dnsmos_ovrl
         self.counts = QCCounts()
         self._baselines: dict[tuple[str, Speaker, str], Baseline] = {}
+        self._lock = threading.Lock()
 
     def describe(self) -> dict[str, Any]:
         """For the dataset card: policy, SER model, and the rule each emotion is judged by."""
@@ -233,5 +238,39 @@ class AudioScorer:
             max_accepted=self.max_accepted,
             max_tries=self.max_tries,
         )
-        self.counts.record(canonical_emotion(emotion), outcome)
+        with self._lock:
+            self.counts.record(canonical_emotion(emotion), outcome)
         return outcome
+
+    def render_turns(
+        self,
+        jobs: Sequence[TurnJob],
+        *,
+        workers: int = 1,
+        on_done: Callable[[TurnJob, RetryOutcome[Clip]], None] | None = None,
+    ) -> dict[TurnJob, RetryOutcome[Clip]]:
+        """Render-and-retry distinct (text, emotion, role, voice) jobs, `workers` at a time in
+        threads: hosted TTS waits on the network, and Piper's ONNX inference releases the GIL.
+        Each job's tries stay in order, so results do not depend on `workers`."""
+        unique = list(dict.fromkeys(jobs))
+        out: dict[TurnJob, RetryOutcome[Clip]] = {}
+
+        def one(job: TurnJob) -> tuple[TurnJob, RetryOutcome[Clip]]:
+            return job, self.render_turn(*job)
+
+        pool = ThreadPoolExecutor(workers) if workers > 1 else None
+        try:
+            for job, outcome in pool.map(one, unique) if pool else map(one, unique):
+                out[job] = outcome
+                if on_done:
+                    on_done(job, outcome)
+        finally:
+            if pool:
+                pool.shutdown(cancel_futures=True)
+        return out
+        with ThreadPoolExecutor(workers) as pool:
+            for job, outcome in pool.map(one, unique):
+                out[job] = outcome
+                if on_done:
+                    on_done(job, outcome)
+        return out
