@@ -185,3 +185,30 @@ def test_piper_renderings_pass_the_published_hesitant_rule(tmp_path: Path) -> No
     assert scorer.describe()["neutral_renders"] == 1
     sad = scorer.render_turn(text, "sad", "human", "plain")
     assert sad.best is not None and sad.best.verdict.source == "acoustic-fallback"
+
+
+def test_hosted_turns_through_the_scorer_in_threads(tmp_path: Path) -> None:
+    """The loopback service always returns the same neutral Piper sentence: neutral turns pass,
+    frazzled ones never do, and every request carries its own emotion's instructions."""
+    from paraudit.render.piper_voice import load_synth, resolve_voice
+    from paraudit.render.tts import resample
+    from paraudit.render.tts_styles import STYLES
+    from tests.render.tts_loopback import RATE as HOSTED_RATE
+    from tests.render.tts_loopback import TTSLoopback
+
+    text = "They moved the meeting to Friday."
+    synth = load_synth(resolve_voice(None))
+    speech = resample(synth.synthesize(text), synth.sample_rate, HOSTED_RATE)
+    with TTSLoopback(speech) as server:
+        tts = make_tts(f"openai:gpt-4o-mini-tts@{server.url}/v1", cache_dir=tmp_path)
+        scorer = AudioScorer(tts, max_tries=4)
+        jobs = [(text, "neutral", "human", "echo"), (text, "frazzled", "human", "alloy")]
+        out = scorer.render_turns(jobs, workers=2)
+        bodies = [r["body"] for r in server.requests]
+    assert out[jobs[0]].best is not None and out[jobs[0]].accepted == 3
+    assert out[jobs[1]].dropped and out[jobs[1]].tries == 4
+    # 3 neutral baseline renderings per voice; the neutral turn reuses them from the cache
+    # (same request), then 4 frazzled tries.
+    assert len(bodies) == 3 + 3 + 4
+    frazzled = [b for b in bodies if b["instructions"] == STYLES["frazzled"][0]]
+    assert len(frazzled) == 4 and all(b["voice"] == "alloy" for b in frazzled)

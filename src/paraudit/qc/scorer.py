@@ -26,7 +26,7 @@ from paraudit.qc.rules import (
     rule_description,
 )
 from paraudit.qc.ser import SERBackend
-from paraudit.render.tts import Clip, TTSBackend
+from paraudit.render.tts import LOCAL_COMPUTE, Clip, TTSBackend
 
 MAX_ACCEPTED = 3
 MAX_TRIES = 10
@@ -206,6 +206,10 @@ class AudioScorer:
         return self._baselines[key]
 
     def score(self, clip: Clip, text: str, emotion: str, base: Baseline) -> Verdict:
+        with LOCAL_COMPUTE:
+            return self._score(clip, text, emotion, base)
+
+    def _score(self, clip: Clip, text: str, emotion: str, base: Baseline) -> Verdict:
         m = measure_relative(clip.samples, clip.sample_rate, text, base)
         probs = self.ser.probabilities(clip.samples, clip.sample_rate) if self.ser else None
         v = judge(emotion, m, probs)
@@ -250,8 +254,9 @@ class AudioScorer:
         on_done: Callable[[TurnJob, RetryOutcome[Clip]], None] | None = None,
     ) -> dict[TurnJob, RetryOutcome[Clip]]:
         """Render-and-retry distinct (text, emotion, role, voice) jobs, `workers` at a time in
-        threads: hosted TTS waits on the network, and Piper's ONNX inference releases the GIL.
-        Each job's tries stay in order, so results do not depend on `workers`."""
+        threads. Worth it for hosted TTS, whose calls wait on the network; local synthesis and
+        measurement (Praat, Piper) run one at a time under `LOCAL_COMPUTE`. Each job's tries
+        stay in order, so results do not depend on `workers`."""
         unique = list(dict.fromkeys(jobs))
         out: dict[TurnJob, RetryOutcome[Clip]] = {}
 

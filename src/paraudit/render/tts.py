@@ -24,6 +24,7 @@ import json
 import os
 import random
 import tempfile
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -39,6 +40,10 @@ from paraudit.items.records import Speaker
 from paraudit.render.profiles import EmotionProfile
 
 OUTPUT_SUBTYPE = "PCM_16"
+# Praat (parselmouth) and espeak-ng (inside Piper) keep global state and are not known to be
+# thread-safe: local synthesis and measurement run one at a time under this lock, while hosted
+# calls wait on the network in parallel.
+LOCAL_COMPUTE = threading.RLock()
 # Bump when what a cached hosted rendering means changes (styles, template, conversion).
 TTS_CACHE_VERSION = 1
 
@@ -312,16 +317,17 @@ class PiperTTS(TTSBackend):
         from paraudit.render.prosody import apply_gain, apply_pitch, change_voice, join_with_pauses
 
         profile = self.profile(role, emotion, attempt)
-        synth = load_synth(self.voice)
-        rate = synth.sample_rate
-        parts = [
-            synth.synthesize(p, profile.length_scale)
-            for p in split_for_pauses(text, profile.pauses)
-        ]
-        samples = join_with_pauses(parts, rate, profile.pause_s)
-        if voice == "shifted":
-            samples = change_voice(samples, rate)
-        samples = apply_gain(apply_pitch(samples, rate, profile), profile.gain_db)
+        with LOCAL_COMPUTE:
+            synth = load_synth(self.voice)
+            rate = synth.sample_rate
+            parts = [
+                synth.synthesize(p, profile.length_scale)
+                for p in split_for_pauses(text, profile.pauses)
+            ]
+            samples = join_with_pauses(parts, rate, profile.pause_s)
+            if voice == "shifted":
+                samples = change_voice(samples, rate)
+            samples = apply_gain(apply_pitch(samples, rate, profile), profile.gain_db)
         meta = {
             "model": self.voice.label,
             "profile": profile.params(),
