@@ -157,8 +157,8 @@ class AudioScorer:
 
     Baselines: `neutral_renders` neutral renderings of the same text, role and voice, averaged,
     computed once per (text, role, voice); one rendering for a deterministic backend (Piper),
-    whose renderings of one request are identical. With `ser=None` the rules that need SER use their
-    acoustic fallbacks (the verdicts and counts name the rule). `min_dnsmos_ovrl` adds a
+    whose renderings of one request are identical. With `ser=None` the rules that need SER use
+    their acoustic fallbacks (the verdicts and counts name the rule). `min_dnsmos_ovrl` adds a
     quality gate: a rendering whose DNSMOS OVRL is below it is rejected.
     """
 
@@ -197,13 +197,16 @@ class AudioScorer:
 
     def baseline(self, text: str, role: Speaker, voice: str) -> Baseline:
         key = (text, role, voice)
-        if key not in self._baselines:
-            n = 1 if self.tts.deterministic else self.neutral_renders
-            clips = [self.tts.synthesize(text, "neutral", role, voice, attempt=i) for i in range(n)]
-            self._baselines[key] = neutral_baseline(
-                [(c.samples, c.sample_rate) for c in clips], text
-            )
-        return self._baselines[key]
+        with self._lock:
+            known = self._baselines.get(key)
+        if known is not None:
+            return known
+        n = 1 if self.tts.deterministic else self.neutral_renders
+        clips = [self.tts.synthesize(text, "neutral", role, voice, attempt=i) for i in range(n)]
+        with LOCAL_COMPUTE:
+            base = neutral_baseline([(c.samples, c.sample_rate) for c in clips], text)
+        with self._lock:
+            return self._baselines.setdefault(key, base)
 
     def score(self, clip: Clip, text: str, emotion: str, base: Baseline) -> Verdict:
         with LOCAL_COMPUTE:
@@ -272,10 +275,4 @@ class AudioScorer:
         finally:
             if pool:
                 pool.shutdown(cancel_futures=True)
-        return out
-        with ThreadPoolExecutor(workers) as pool:
-            for job, outcome in pool.map(one, unique):
-                out[job] = outcome
-                if on_done:
-                    on_done(job, outcome)
         return out
