@@ -21,7 +21,8 @@ branch, which owns those commands):
              the hostile branch report: build.py belongs to the sources branch)
   compare    --out a folder · --out with a missing parent · a run folder that does not exist
   judges     an unexpected argument
-  run        clip symlinked outside the dataset (refused before any judge call)
+  run        clip symlinked outside the dataset (refused before any judge call) · --dry-run
+             on an undecodable clip
 Positive controls (exit 0) sit beside them: --force over an earlier output, mixed formats
 allowed, compare of runs on different datasets (a warning), report without matplotlib noise.
 """
@@ -218,6 +219,12 @@ def _validate_identical(t: Path) -> list[str]:
     return ["validate", str(ds)]
 
 
+def _undecodable(t: Path) -> Path:
+    ds = _ds(t)
+    _clip(ds).write_bytes(b"RIFF\x24\x00\x00\x00WAVEjunk")
+    return ds
+
+
 def _file(t: Path, name: str = "afile") -> Path:
     (t / name).write_text("mine\n")
     return t / name
@@ -361,6 +368,14 @@ CASES = [
     # judges
     Case("judges-extra-arg", lambda t: ["judges", "surprise"], "surprise", 2),
     # run: containment is checked before any judge is called
+    Case(
+        "run-dry-run-undecodable",
+        lambda t: (
+            ["run", str(_undecodable(t)), "--judge", "builtin:first", "--out", str(t / "r")]
+            + ["--dry-run"]
+        ),
+        "does not decode as audio",
+    ),
     Case(
         "run-symlink-out",
         lambda t: [

@@ -1,4 +1,4 @@
-"""Containment: no clip path of a dataset can reach a byte outside its folder, a device or a FIFO."""
+"""Containment: no clip path of a dataset reaches a byte outside its folder, a device or a FIFO."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from paraudit.errors import DatasetError
 from paraudit.items import clips
-from paraudit.items.clips import read_clip, resolve_clip
+from paraudit.items.clips import read_clip, read_clip_file, resolve_clip
 from paraudit.items.dataset import load_dataset
 from paraudit.items.validate import errors_of, validate_dataset
 from tests.conftest import tone
@@ -122,3 +122,26 @@ def test_dangling_symlink_is_missing(tiny_dataset: Path, tmp_path: Path) -> None
     gone.unlink()
     with pytest.raises(DatasetError, match="does not exist"):
         resolve_clip(tiny_dataset, rel)
+
+
+def test_checked_path_swapped_for_a_fifo_is_refused_on_read(tiny_dataset: Path) -> None:
+    # A judge reads the path it was given later than planning checked it: the read re-checks.
+    rel = _first_clip(tiny_dataset)
+    real = load_dataset(tiny_dataset).audio_path(rel)
+    real.unlink()
+    os.mkfifo(real)
+    with pytest.raises(DatasetError, match="FIFO"):
+        read_clip_file(real)
+
+
+def test_checked_path_swapped_for_a_symlink_is_not_followed(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    rel = _first_clip(tiny_dataset)
+    real = load_dataset(tiny_dataset).audio_path(rel)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("private")
+    real.unlink()
+    real.symlink_to(secret)
+    with pytest.raises(DatasetError, match="cannot be opened"):
+        read_clip_file(real)

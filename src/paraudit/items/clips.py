@@ -66,19 +66,25 @@ def resolve_clip(root: Path, rel: str) -> Path:
 
 def read_clip(root: Path, rel: str) -> bytes:
     """The bytes of clip `rel`, read once from the checked file, never more than the limit."""
-    real = resolve_clip(root, rel)
+    return read_clip_file(resolve_clip(root, rel), rel)
+
+
+def read_clip_file(path: Path, label: str | None = None) -> bytes:
+    """A bounded read of a clip path already returned by `resolve_clip` (e.g. an AudioPart's
+    path, as judges get it): a regular file no larger than MAX_CLIP_BYTES, checked on the open
+    descriptor, so a file swapped for a link, FIFO or device after the check is still refused."""
+    name = label or str(path)
     try:
-        fd = os.open(real, _OPEN_FLAGS)
+        fd = os.open(path, _OPEN_FLAGS)
     except OSError as e:
-        raise DatasetError(f"{rel}: cannot be opened ({e.strerror})") from None
+        raise DatasetError(f"{name}: cannot be opened ({e.strerror})") from None
     with os.fdopen(fd, "rb") as f:
-        # Check the descriptor actually read: the path may have been swapped since resolve_clip.
         mode = os.fstat(f.fileno()).st_mode
         if not stat.S_ISREG(mode):
-            raise DatasetError(f"{rel}: is {_kind(mode)}, not an audio file")
+            raise DatasetError(f"{name}: is {_kind(mode)}, not an audio file")
         data = f.read(MAX_CLIP_BYTES + 1)
     if len(data) > MAX_CLIP_BYTES:
-        raise DatasetError(f"{rel}: exceeds the {_mb(MAX_CLIP_BYTES)} limit per clip")
+        raise DatasetError(f"{name}: exceeds the {_mb(MAX_CLIP_BYTES)} limit per clip")
     return data
 
 
