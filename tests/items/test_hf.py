@@ -29,3 +29,44 @@ def test_export_import_round_trip(tiny_dataset: Path, tmp_path: Path) -> None:
 def test_import_of_something_else_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match="not a saved Hugging Face dataset"):
         import_hf(tmp_path, tmp_path / "out")
+
+
+def test_import_names_a_malformed_row_and_writes_nothing(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    import datasets
+
+    export_hf(tiny_dataset, tmp_path / "hf")
+    hf = datasets.load_from_disk(str(tmp_path / "hf"))
+    broken = hf.map(
+        lambda row, i: {"meta_json": "{not json" if i == 1 else row["meta_json"]}, with_indices=True
+    )
+    broken.save_to_disk(str(tmp_path / "broken"))
+    with pytest.raises(DatasetError, match=r"row 2 is not a paraudit item \(JSONDecodeError"):
+        import_hf(tmp_path / "broken", tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out")]
+
+
+def test_import_that_does_not_validate_keeps_the_old_dataset(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    import datasets
+
+    export_hf(tiny_dataset, tmp_path / "hf")
+    hf = datasets.load_from_disk(str(tmp_path / "hf"))
+    unknown = hf.map(lambda row: {"branch0_emotions": ["furious"] * len(row["branch0_emotions"])})
+    unknown.save_to_disk(str(tmp_path / "bad"))
+    before = (tiny_dataset / "items.jsonl").read_bytes()
+    with pytest.raises(DatasetError, match="does not validate.*unknown emotion label 'furious'"):
+        import_hf(tmp_path / "bad", tiny_dataset, overwrite=True)
+    assert (tiny_dataset / "items.jsonl").read_bytes() == before
+
+
+def test_export_refuses_to_overwrite_unless_told(tiny_dataset: Path, tmp_path: Path) -> None:
+    export_hf(tiny_dataset, tmp_path / "hf")
+    with pytest.raises(DatasetError, match="not empty"):
+        export_hf(tiny_dataset, tmp_path / "hf")
+    assert export_hf(tiny_dataset, tmp_path / "hf", overwrite=True) == 2
+    with pytest.raises(DatasetError, match="no state.json"):
+        export_hf(tiny_dataset, tiny_dataset, overwrite=True)

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 import soundfile as sf
 
-from paraudit.items.dataset import ITEMS
-from paraudit.items.validate import validate_dataset
+from paraudit.errors import DatasetError
+from paraudit.items.dataset import ITEMS, load_dataset
+from paraudit.items.records import AuditItem
+from paraudit.items.validate import errors_of, validate_dataset
 
 
 def _edit(root: Path, fn: Callable[[list[dict[str, Any]]], None]) -> None:
@@ -157,7 +160,142 @@ def test_unknown_schema_version(tiny_dataset: Path) -> None:
     assert "schema version 99" in validate_dataset(tiny_dataset)[0].message
 
 
-def test_invalid_utf8_line_does_not_crash(tiny_dataset: Path) -> None:
+def test_invalid_utf8_line_is_named_not_replaced(tiny_dataset: Path) -> None:
     with (tiny_dataset / ITEMS).open("ab") as f:
         f.write(b"\xff\xfe{\n")
-    assert any(p.field == "json" for p in validate_dataset(tiny_dataset))
+    problems = validate_dataset(tiny_dataset)
+    assert [(p.line, p.field) for p in problems] == [(3, "encoding")]
+    assert "0xff" in problems[0].message and "UTF-8" in problems[0].message
+
+
+def test_non_utf8_text_inside_a_valid_item_is_an_error(tiny_dataset: Path) -> None:
+    # Latin-1 "café" in a transcript: once silently became U+FFFD.
+    path = tiny_dataset / ITEMS
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[0] = lines[0].replace(b"Friday", b"caf\xe9 Friday")
+    path.write_bytes(b"".join(lines))
+    problems = validate_dataset(tiny_dataset)
+    assert [(p.line, p.field, p.severity) for p in problems] == [(1, "encoding", "error")]
+    with pytest.raises(DatasetError, match=r"items.jsonl:1: not valid UTF-8 \(byte 0xe9"):
+        load_dataset(tiny_dataset)
+
+
+def test_replacement_character_in_text_is_a_warning(tiny_dataset: Path) -> None:
+    _edit(tiny_dataset, lambda rows: rows[0]["context"][0].update(text="caf\ufffd moved"))
+    problems = validate_dataset(tiny_dataset)
+    assert [(p.field, p.severity) for p in problems] == [("text", "warning")]
+    assert errors_of(problems) == []
+
+
+# -- audio rules: one clip at a time, then across the dataset ----------------------------------
+
+
+def _clip_of(root: Path, row: int, branch: int, turn: int) -> Path:
+    rows = [json.loads(line) for line in (root / ITEMS).read_text().splitlines()]
+    return root / rows[row]["branches"][branch]["audio"][turn]
+
+
+def _write_clip(
+    path: Path, rate: int = 16000, channels: int = 1, subtype: str = "PCM_16", freq: float = 170
+) -> None:
+    t = np.arange(rate) / rate
+    x = 0.3 * np.sin(2 * np.pi * freq * t)
+    sf.write(str(path), np.stack([x] * channels, axis=1), rate, subtype=subtype, format="WAV")
+
+
+def test_stereo_clip_is_refused(tiny_dataset: Path) -> None:
+    _write_clip(_clip_of(tiny_dataset, 0, 0, 0), channels=2)
+    problems = validate_dataset(tiny_dataset, check_hashes=False)
+    assert [p.message.split(": ", 1)[1] for p in problems] == [
+        "has 2 channels; clips must be mono (downmix it to one channel)"
+    ]
+
+
+def test_empty_wav_names_the_problem_not_a_buffer(tiny_dataset: Path) -> None:
+    _clip_of(tiny_dataset, 0, 0, 0).write_bytes(b"")
+    problems = validate_dataset(tiny_dataset, check_hashes=False)
+    assert len(problems) == 1 and "is empty (0 bytes)" in problems[0].message
+
+
+def test_corrupt_wav_message_has_no_object_repr(tiny_dataset: Path) -> None:
+    _clip_of(tiny_dataset, 0, 0, 0).write_bytes(b"RIFF\x00\x00")
+    (problem,) = validate_dataset(tiny_dataset, check_hashes=False)
+    assert "does not decode as audio" in problem.message
+    assert "BytesIO" not in problem.message and "0x" not in problem.message
+
+
+def test_other_sample_rate_in_one_branch_is_a_format_giveaway(tiny_dataset: Path) -> None:
+    _write_clip(_clip_of(tiny_dataset, 0, 0, 0), rate=8000)
+    problems = validate_dataset(tiny_dataset, check_hashes=False)
+    assert [(p.line, p.severity) for p in problems] == [(1, "error")]
+    assert "WAV/PCM_16 8000 Hz differs from the other" in problems[0].message
+    assert "mixed_audio_formats" in problems[0].message
+
+
+def test_other_subtype_is_a_format_giveaway(tiny_dataset: Path) -> None:
+    _write_clip(_clip_of(tiny_dataset, 1, 1, 2), subtype="FLOAT")
+    problems = validate_dataset(tiny_dataset, check_hashes=False)
+    assert [(p.line, p.item_id) for p in problems] == [(2, "pos-1")]
+    assert "WAV/FLOAT" in problems[0].message
+
+
+def test_mixed_formats_allowed_for_imported_sets_but_branch_difference_warned(
+    tiny_dataset: Path,
+) -> None:
+    _write_clip(_clip_of(tiny_dataset, 0, 0, 0), rate=8000)
+    manifest = json.loads((tiny_dataset / "dataset.json").read_text())
+    manifest["mixed_audio_formats"] = True
+    (tiny_dataset / "dataset.json").write_text(json.dumps(manifest))
+    problems = validate_dataset(tiny_dataset, check_hashes=False)
+    assert [(p.item_id, p.severity) for p in problems] == [("st-1", "warning")]
+    assert "branches differ in format" in problems[0].message
+    # The command-line override wins over the manifest, both ways.
+    assert errors_of(validate_dataset(tiny_dataset, check_hashes=False, mixed_formats=False))
+
+
+def test_mixed_formats_that_do_not_separate_branches_pass(tiny_dataset: Path) -> None:
+    # Both branches of st-1 at 8 kHz, pos-1 at 16 kHz: mixed across items, never within one.
+    rows = [json.loads(line) for line in (tiny_dataset / ITEMS).read_text().splitlines()]
+    for b in (0, 1):
+        _write_clip(_clip_of(tiny_dataset, 0, b, 0), rate=8000, freq=150 + 40 * b)
+        response = tiny_dataset / rows[0]["branches"][b]["response"]["audio"]
+        _write_clip(response, rate=8000, freq=250 + 40 * b)
+    assert validate_dataset(tiny_dataset, check_hashes=False, mixed_formats=True) == []
+
+
+def test_identical_audio_in_both_branches_of_a_changed_turn(tiny_dataset: Path) -> None:
+    def same(rows: list[dict[str, Any]]) -> None:
+        rows[0]["branches"][1]["audio"] = rows[0]["branches"][0]["audio"]
+
+    _edit(tiny_dataset, same)
+    problems = validate_dataset(tiny_dataset)
+    assert [p.field for p in problems] == ["branches.audio.0"]
+    assert "byte-identical" in problems[0].message and "angry vs sad" in problems[0].message
+
+
+def test_identical_bytes_under_another_name_are_caught(tiny_dataset: Path) -> None:
+    a, b = _clip_of(tiny_dataset, 1, 0, 2), _clip_of(tiny_dataset, 1, 1, 2)
+    b.write_bytes(a.read_bytes())
+    problems = validate_dataset(tiny_dataset, check_hashes=False)
+    assert [p.field for p in problems] == ["branches.audio.2"]
+
+
+def test_same_emotion_may_share_a_clip(tiny_dataset: Path) -> None:
+    # pos-1 shares its turn-0 and turn-4 clips between branches: same emotion, so allowed.
+    assert validate_dataset(tiny_dataset) == []
+
+
+def test_plugged_warning_sources_warn_without_failing(
+    tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paraudit.items import validate as v
+
+    def share(items: Sequence[AuditItem]) -> list[str]:
+        return [f"{len(items)} items looked at"]
+
+    monkeypatch.setattr(v, "ITEM_WARNING_SOURCES", (("balance", share),))
+    problems = validate_dataset(tiny_dataset)
+    assert [(p.field, p.message, p.severity) for p in problems] == [
+        ("balance", "2 items looked at", "warning")
+    ]
+    assert errors_of(problems) == [] and v.dataset_errors(tiny_dataset) == []

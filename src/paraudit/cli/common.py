@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 import typer
@@ -34,8 +36,67 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
         except ParauditError as e:
             raise fail(str(e)) from None
+        except OSError as e:
+            # A path the user gave that cannot be read or written (full disk, permissions, a
+            # file where a folder belongs): one line naming it, not a traceback.
+            raise fail(os_error_message(e)) from None
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted[/]: finished work is saved; rerun to resume")
             raise typer.Exit(130) from None
 
     return wrapper
+
+
+def os_error_message(e: OSError) -> str:
+    where = f"{e.filename}: " if e.filename else ""
+    what = e.strerror or str(e) or type(e).__name__
+    return f"{where}{what} (check the path, its permissions and free space)"
+
+
+def warn(message: str) -> None:
+    err_console.print(
+        f"[bold yellow]warning:[/] {escape(message)}", highlight=False, soft_wrap=True
+    )
+
+
+def check_folder(path: Path, what: str) -> None:
+    """`path` is, or can be made, a folder this process may write in; else one clear line."""
+    if path.is_symlink() and not path.exists():
+        raise ParauditError(f"{what} {path} is a broken symlink; give a real folder")
+    if path.exists() and not path.is_dir():
+        raise ParauditError(f"{what} {path} is a file; give a folder path")
+    probe = path.absolute()
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ParauditError(f"{what} {path} cannot be created: {probe} is a file")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise ParauditError(
+            f"{what} {path}: {probe} is not writable; choose a folder you can write"
+        )
+
+
+def prepare_output(path: Path, *, force: bool, what: str, marker: str | None = None) -> Path:
+    """Check an output folder before any work starts: a file, an unwritable place or (unless
+    `force`) a non-empty folder is refused with one line naming the fix.
+
+    With `marker`, even `force` only replaces a folder holding that file (an earlier output of
+    the same kind), so a slip such as `--out ~ --force` cannot wipe unrelated files. Nothing is
+    deleted here: writers build the output beside `path` and swap it in when complete.
+    """
+    check_folder(path, what)
+    parent = path.absolute().parent
+    if path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        # The finished output is built beside `path` and swapped in from there.
+        raise ParauditError(f"{what} {path} cannot be replaced: {parent} is not writable")
+    if path.is_dir() and any(path.iterdir()):
+        if not force:
+            raise ParauditError(
+                f"{what} {path} is not empty; pass --force to replace it, or choose a new folder"
+            )
+        if marker is not None and not (path / marker).exists():
+            raise ParauditError(
+                f"{what} {path} holds files that are not an earlier output (no {marker}); "
+                "--force only replaces those: choose a new or empty folder"
+            )
+    return path

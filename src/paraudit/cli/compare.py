@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
 
-from paraudit.cli.common import console, fail, user_errors
+from paraudit.cli.common import console, fail, user_errors, warn
+from paraudit.errors import ParauditError
 from paraudit.report.build import load_runs
 from paraudit.stats.compare import compare_runs
 
@@ -20,6 +23,14 @@ def compare(
     out: Path | None = typer.Option(None, "--out", help="Also write the comparison as JSON."),
 ) -> None:
     """McNemar exact test on shared instances, state shifts and state correlations."""
+    if out is not None:
+        check_out_file(out)
+    dataset_a, dataset_b = run_dataset(run_a), run_dataset(run_b)
+    if dataset_a and dataset_b and dataset_a != dataset_b:
+        warn(
+            f"the runs audited different datasets ({dataset_a} vs {dataset_b}); items are "
+            "paired by id, so McNemar only means something if the ids name the same items"
+        )
     result = compare_runs(load_runs([run_a]), load_runs([run_b]))
     if not result["mcnemar"]:
         raise fail("no judge to compare: the runs share no judge name and hold several judges")
@@ -51,3 +62,36 @@ def compare(
         )
     if out:
         out.write_text(json.dumps(result, indent=2) + "\n")
+
+
+def check_out_file(out: Path) -> None:
+    """--out names a JSON file in an existing, writable folder (checked before any work)."""
+    if out.is_dir():
+        raise ParauditError(f"--out {out} is a folder; give a file name such as {out}/compare.json")
+    parent = out.absolute().parent
+    if not parent.is_dir():
+        raise ParauditError(f"--out {out}: folder {parent} does not exist; create it first")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ParauditError(f"--out {out}: {parent} is not writable; choose another folder")
+
+
+def run_dataset(run: Path) -> str | None:
+    """What identifies the dataset a run audited (fingerprint if recorded, else name and path);
+    None when run.json is missing or unreadable (loading the results reports that)."""
+    try:
+        spec: Any = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(spec, dict):
+        return None
+    ds = spec.get("dataset")
+    name = spec.get("dataset_name")
+    for holder in (spec, ds if isinstance(ds, dict) else {}):
+        name = holder.get("name", name) if holder is not spec else name
+        for key in ("dataset_fingerprint", "fingerprint"):
+            if isinstance(holder.get(key), str):
+                return f"{name or 'dataset'} {str(holder[key])[:12]}"
+    path = ds if isinstance(ds, str) else None
+    if name is None and path is None:
+        return None
+    return f"{name or '?'} at {path or '?'}"

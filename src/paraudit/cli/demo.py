@@ -5,17 +5,48 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from paraudit.cli.build import run_build
-from paraudit.cli.common import console, user_errors
+from paraudit.cli.common import check_folder, console, user_errors
 from paraudit.cli.run import execute, print_summary
-from paraudit.items.validate import validate_dataset
+from paraudit.errors import ParauditError
+from paraudit.items.dataset import MANIFEST
+from paraudit.items.validate import dataset_errors
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.report.build import write_report
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig
 
 DEMO_JUDGES = ["builtin:random", "builtin:first", "builtin:transcript", "builtin:prosody"]
+PARTS = ("starter", "run", "report")
+
+
+def check_demo_folder(out: Path, cache: Path | None, force: bool) -> bool:
+    """Every path the demo writes, checked before any rendering; True if the starter set there
+    can be reused. An invalid starter set is only rebuilt with --force."""
+    check_folder(out, "--out")
+    for part in PARTS:
+        if (out / part).exists() and not (out / part).is_dir():
+            raise ParauditError(f"{out / part} is a file; move it away or choose another --out")
+    if cache is not None:
+        check_folder(cache, "--cache")
+    dataset = out / "starter"
+    if not dataset.exists() or not any(dataset.iterdir()):
+        return False
+    if not (dataset / MANIFEST).is_file():
+        raise ParauditError(
+            f"{dataset} holds files that are not a dataset; move them away or choose another --out"
+        )
+    errors = dataset_errors(dataset)
+    if not errors:
+        return True
+    if not force:
+        raise ParauditError(
+            f"{dataset} is not a valid dataset ({errors[0]}); pass --force to rebuild it, "
+            "or choose another --out"
+        )
+    return False
 
 
 @user_errors
@@ -25,12 +56,15 @@ def demo(
     annotators: int = typer.Option(
         0, "--annotators", min=0, help="Also simulate N listeners (paraudit[annotate])."
     ),
+    force: bool = typer.Option(
+        False, "--force", help="Rebuild OUT/starter when it is not a valid dataset."
+    ),
 ) -> None:
     """The offline demo audit: starter set × four built-in judges × every probe and cue,
     ending with the diagnostic report."""
     dataset = out / "starter"
-    if dataset.exists() and not validate_dataset(dataset):
-        console.print(f"reusing {dataset}")
+    if check_demo_folder(out, cache, force):
+        console.print(f"reusing {escape(str(dataset))}", highlight=False)
     else:
         run_build(dataset, None, None, cache)
     plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
@@ -42,4 +76,4 @@ def demo(
 
         runs.append(demo_humans(dataset, out, annotators))
     report = write_report(runs, out / "report")
-    console.print(f"[green]✓[/] diagnostic report → {report}")
+    console.print(f"[green]✓[/] diagnostic report → {escape(str(report))}", highlight=False)

@@ -5,30 +5,41 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
-from paraudit.cli.common import console, fail, user_errors
-from paraudit.items.hf import export_hf, import_hf
-from paraudit.items.validate import validate_dataset
+from paraudit.cli.common import console, prepare_output, user_errors, warn
+from paraudit.items.dataset import MANIFEST
+from paraudit.items.hf import HF_STATE, export_hf, import_hf
+from paraudit.items.validate import Problem
+
+FORCE_HELP = "Replace an earlier output of the same kind at OUT."
+
+
+def _warn(p: Problem) -> None:
+    warn(str(p))
 
 
 @user_errors
 def export_cmd(
     dataset: Path = typer.Argument(..., help="Dataset folder."),
     out: Path = typer.Argument(..., help="Folder for the saved Hugging Face dataset."),
+    force: bool = typer.Option(False, "--force", help=FORCE_HELP),
 ) -> None:
     """Export a dataset to a Hugging Face `datasets` folder with Audio columns."""
-    problems = validate_dataset(dataset)
-    if problems:
-        raise fail(f"{dataset} does not validate ({problems[0]}); run 'paraudit validate'")
-    n = export_hf(dataset, out)
-    console.print(f"[green]✓[/] exported {n} items → {out}")
+    prepare_output(out, force=force, what="export folder", marker=HF_STATE)
+    n = export_hf(dataset, out, overwrite=force, on_warning=_warn)
+    console.print(f"[green]✓[/] exported {n} items → {escape(str(out))}", highlight=False)
 
 
 @user_errors
 def import_cmd(
     src: Path = typer.Argument(..., help="Folder written by export-hf (save_to_disk)."),
     out: Path = typer.Argument(..., help="Dataset folder to write."),
+    force: bool = typer.Option(False, "--force", help=FORCE_HELP),
 ) -> None:
-    """Import a Hugging Face export back into a dataset folder."""
-    n = import_hf(src, out)
-    console.print(f"[green]✓[/] imported {n} items → {out}")
+    """Import a Hugging Face export back into a dataset folder (validated before it is kept)."""
+    prepare_output(out, force=force, what="dataset folder", marker=MANIFEST)
+    n = import_hf(src, out, overwrite=force, on_warning=_warn)
+    console.print(
+        f"[green]✓[/] imported {n} items → {escape(str(out))} (validated)", highlight=False
+    )

@@ -11,13 +11,14 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from paraudit.errors import DatasetError
+from paraudit.items.clips import read_clip, resolve_clip
 from paraudit.items.records import SCHEMA_VERSION, AuditItem, DatasetManifest
 
 MANIFEST = "dataset.json"
@@ -57,9 +58,21 @@ class Dataset:
     root: Path
     manifest: DatasetManifest
     items: tuple[AuditItem, ...]
+    _resolved: dict[str, Path] = field(default_factory=dict, compare=False, repr=False)
+    """Clips already checked, so planning thousands of prompts resolves each clip once."""
 
     def audio_path(self, rel: str) -> Path:
-        return self.root / rel
+        """The real path of a clip, refused (DatasetError) unless it is a regular file inside the
+        dataset folder within the size limit: prompts and exports are built from this, so no
+        byte outside the dataset can reach a judge."""
+        path = self._resolved.get(rel)
+        if path is None:
+            path = self._resolved[rel] = resolve_clip(self.root, rel)
+        return path
+
+    def read_audio(self, rel: str) -> bytes:
+        """The bytes of a clip, through the same checks as `audio_path` and a bounded read."""
+        return read_clip(self.root, rel)
 
     def item(self, item_id: str) -> AuditItem:
         for it in self.items:
@@ -70,6 +83,8 @@ class Dataset:
 
 def read_manifest(root: Path) -> DatasetManifest:
     path = root / MANIFEST
+    if root.exists() and not root.is_dir():
+        raise DatasetError(f"{root}: is a file, not a dataset folder; give the folder's path")
     if not root.is_dir():
         raise DatasetError(f"{root}: not a dataset folder (no such directory)")
     if not path.is_file():
@@ -88,16 +103,35 @@ def read_manifest(root: Path) -> DatasetManifest:
     return manifest
 
 
-def iter_item_lines(root: Path) -> Iterator[tuple[int, str]]:
-    """(1-based line number, text) of every non-blank line of items.jsonl."""
+def iter_raw_item_lines(root: Path) -> Iterator[tuple[int, bytes]]:
+    """(1-based line number, bytes) of every non-blank line of items.jsonl, undecoded."""
     path = root / ITEMS
     if not path.is_file():
         raise DatasetError(f"{path}: missing; a dataset folder needs {ITEMS}")
     with path.open("rb") as f:
         for n, raw in enumerate(f, start=1):
-            text = raw.decode("utf-8", errors="replace")
-            if text.strip():
-                yield n, text
+            if raw.strip():
+                yield n, raw
+
+
+def decode_line(raw: bytes) -> str:
+    """A line of items.jsonl as text; invalid UTF-8 raises UnicodeDecodeError (never U+FFFD)."""
+    return raw.decode("utf-8")
+
+
+def utf8_problem(e: UnicodeDecodeError) -> str:
+    """One line naming the first bad byte and the fix."""
+    bad = e.object[e.start : e.start + 1].hex()
+    return f"not valid UTF-8 (byte 0x{bad} at byte {e.start + 1}); re-save {ITEMS} as UTF-8"
+
+
+def iter_item_lines(root: Path) -> Iterator[tuple[int, str]]:
+    """(1-based line number, text) of every non-blank line of items.jsonl, decoded strictly."""
+    for n, raw in iter_raw_item_lines(root):
+        try:
+            yield n, decode_line(raw)
+        except UnicodeDecodeError as e:
+            raise DatasetError(f"{root / ITEMS}:{n}: {utf8_problem(e)}") from None
 
 
 def load_dataset(root: Path | str) -> Dataset:
@@ -122,15 +156,36 @@ def write_dataset(
     audio: dict[str, Path],
     *,
     overwrite: bool = True,
+    verify: Callable[[Path], None] | None = None,
 ) -> Path:
     """Write a dataset folder atomically.
 
     `audio` maps each dataset-relative audio name (audio/<sha>.wav) to a file holding its bytes.
+    `verify(folder)` runs on the complete temporary folder before it replaces `root`; whatever
+    it raises leaves `root` untouched and nothing half-written behind.
     """
     root = Path(root)
-    if root.exists() and not overwrite:
+    try:
+        return _write_dataset(root, manifest, items, audio, overwrite, verify)
+    except OSError as e:
+        where = e.filename or root
+        raise DatasetError(f"{root}: cannot write the dataset ({e.strerror}: {where})") from None
+
+
+def _write_dataset(
+    root: Path,
+    manifest: DatasetManifest,
+    items: Iterable[AuditItem],
+    audio: dict[str, Path],
+    overwrite: bool,
+    verify: Callable[[Path], None] | None,
+) -> Path:
+    if root.exists() and not root.is_dir():
+        raise DatasetError(f"{root}: is a file; give a folder path for the dataset")
+    nonempty = root.exists() and any(root.iterdir())
+    if nonempty and not overwrite:
         raise DatasetError(f"{root}: already exists")
-    if root.exists() and not (root / MANIFEST).is_file() and any(root.iterdir()):
+    if nonempty and not (root / MANIFEST).is_file():
         raise DatasetError(f"{root}: exists and is not a dataset folder; refusing to replace it")
     root.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{root.name}.tmp-", dir=root.parent))
@@ -147,7 +202,9 @@ def write_dataset(
             shutil.copyfile(src, dst)
         _write_text(tmp / ITEMS, "".join(item_to_json(it) + "\n" for it in items))
         _write_text(tmp / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
-        _swap_into_place(tmp, root)
+        if verify is not None:
+            verify(tmp)
+        swap_into_place(tmp, root)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -161,7 +218,8 @@ def _write_text(path: Path, text: str) -> None:
         os.fsync(f.fileno())
 
 
-def _swap_into_place(tmp: Path, root: Path) -> None:
+def swap_into_place(tmp: Path, root: Path) -> None:
+    """Put the finished folder `tmp` at `root`, replacing what was there (a sibling rename)."""
     if not root.exists():
         os.replace(tmp, root)
         return

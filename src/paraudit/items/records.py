@@ -101,3 +101,7 @@ class DatasetManifest(_Record):
     """How emotion was realised, e.g. 'prosody-manipulated (Piper + Praat PSOLA)'."""
     provenance: dict[str, Any] = Field(default_factory=dict)
     """Builder, sources, voices, package versions, build date."""
+    mixed_audio_formats: bool = False
+    """True for imported sets whose clips come in several sample rates or formats. By default
+    validate requires one rate and one format/subtype across the dataset (a clip that differs is
+    a format giveaway); with this set it only warns when the two branches of an item differ."""

@@ -1,4 +1,8 @@
-"""`paraudit validate`: every invariant of an audit dataset, each problem reported, no crash."""
+"""`paraudit validate`: every invariant of an audit dataset, each problem reported, no crash.
+
+Problems carry a severity: errors make a dataset unusable (run, export and import refuse it);
+warnings are printed and do not fail.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +10,26 @@ import hashlib
 import io
 import json
 import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import soundfile as sf
 from pydantic import ValidationError
 
 from paraudit.errors import DatasetError
+from paraudit.items.clips import read_clip
 from paraudit.items.dataset import (
     AUDIO_DIR,
     ITEMS,
-    iter_item_lines,
+    decode_line,
+    iter_raw_item_lines,
     read_manifest,
+    utf8_problem,
 )
 from paraudit.items.records import AuditItem, DatasetManifest
 
@@ -26,20 +37,67 @@ MIN_SECONDS = 0.3
 MAX_SECONDS = 60.0
 SILENCE_DBFS = -60.0
 
+Severity = Literal["error", "warning"]
+
 
 @dataclass(frozen=True)
 class Problem:
-    """One broken invariant."""
+    """One broken invariant (an error) or a property worth a look (a warning)."""
 
     line: int | None
     item_id: str | None
     field: str
     message: str
+    severity: Severity = "error"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
 
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line is not None else "dataset"
         who = f" item {self.item_id}" if self.item_id else ""
         return f"{where}{who} [{self.field}]: {self.message}"
+
+
+def errors_of(problems: Sequence[Problem]) -> list[Problem]:
+    """The problems that make a dataset unusable (what callers used to get from validate)."""
+    return [p for p in problems if p.is_error]
+
+
+def warnings_of(problems: Sequence[Problem]) -> list[Problem]:
+    return [p for p in problems if not p.is_error]
+
+
+def dataset_errors(
+    root: Path | str, *, check_hashes: bool = True, mixed_formats: bool | None = None
+) -> list[Problem]:
+    """Only the errors of `validate_dataset`: empty means the dataset may be used."""
+    return errors_of(validate_dataset(root, check_hashes=check_hashes, mixed_formats=mixed_formats))
+
+
+# Warning sources over the parsed items: (field shown in the problem, function returning one
+# message per finding). The integrator plugs paraudit.items.balance in here, e.g.
+# (("balance", balance_warnings), ("emotions", unsupported_items)).
+ItemWarningSource = Callable[[Sequence[AuditItem]], list[str]]
+ITEM_WARNING_SOURCES: tuple[tuple[str, ItemWarningSource], ...] = ()
+
+
+@dataclass(frozen=True)
+class ClipInfo:
+    """What validate learnt about one usable clip."""
+
+    sha256: str
+    samplerate: int
+    channels: int
+    format: str
+    subtype: str
+    seconds: float
+
+    @property
+    def signature(self) -> str:
+        """Container, sample encoding and rate: what must not tell the branches apart."""
+        return f"{self.format}/{self.subtype} {self.samplerate} Hz"
 
 
 def shift_turn(item: AuditItem, branch: int) -> int | None:
@@ -55,16 +113,32 @@ def shift_turn(item: AuditItem, branch: int) -> int | None:
     return None
 
 
-def check_audio_file(path: Path, expected_sha256: str | None = None) -> str | None:
-    """Why an audio file is unusable, or None if it decodes, has a sane length, is not silent
-    and (when `expected_sha256` is given) its bytes hash to that name."""
-    if not path.is_file():
-        return "file does not exist"
-    raw = path.read_bytes()  # read once: decoded and hashed from memory
+def _decode_error(e: Exception) -> str:
+    text = (str(e).splitlines() or [type(e).__name__])[0]
+    # soundfile names the in-memory buffer ("<_io.BytesIO object at 0x…>"): say nothing of it.
+    text = re.sub(r"^Error opening <_io\.BytesIO object at 0x[0-9a-fA-F]+>: ", "", text)
+    text = re.sub(r"<_io\.BytesIO object at 0x[0-9a-fA-F]+>", "the clip", text)
+    return f"does not decode as audio ({text.rstrip('.') or type(e).__name__})"
+
+
+def inspect_clip(root: Path, rel: str, expected_sha256: str | None = None) -> ClipInfo | str:
+    """Facts about clip `rel`, or why it is unusable: it must be contained (see items.clips),
+    non-empty, decode, be mono, last a sane time, not be silent and (when `expected_sha256` is
+    given) hash to that name."""
     try:
-        data, rate = sf.read(io.BytesIO(raw), dtype="float32", always_2d=True)
+        raw = read_clip(root, rel)  # read once, bounded: decoded and hashed from memory
+    except DatasetError as e:
+        return str(e).removeprefix(f"{rel}: ")
+    if not raw:
+        return "is empty (0 bytes); re-render or re-export the clip"
+    try:
+        with sf.SoundFile(io.BytesIO(raw)) as f:
+            rate, channels, fmt, subtype = f.samplerate, f.channels, f.format, f.subtype
+            data = f.read(dtype="float32", always_2d=True)
     except Exception as e:  # soundfile raises several types for corrupt files
-        return f"does not decode as audio ({type(e).__name__}: {str(e).splitlines()[0]})"
+        return _decode_error(e)
+    if channels != 1:
+        return f"has {channels} channels; clips must be mono (downmix it to one channel)"
     seconds = data.shape[0] / rate if rate else 0.0
     if not MIN_SECONDS <= seconds <= MAX_SECONDS:
         return f"lasts {seconds:.2f} s (allowed {MIN_SECONDS}–{MAX_SECONDS} s)"
@@ -72,9 +146,10 @@ def check_audio_file(path: Path, expected_sha256: str | None = None) -> str | No
     dbfs = 20 * math.log10(rms) if rms > 0 else -math.inf
     if dbfs < SILENCE_DBFS:
         return f"is silent (RMS {dbfs:.1f} dBFS < {SILENCE_DBFS:.0f} dBFS)"
-    if expected_sha256 is not None and hashlib.sha256(raw).hexdigest() != expected_sha256:
+    sha = hashlib.sha256(raw).hexdigest()
+    if expected_sha256 is not None and sha != expected_sha256:
         return "file name is not the sha256 of its bytes (file changed after it was written?)"
-    return None
+    return ClipInfo(sha, rate, channels, fmt, subtype, seconds)
 
 
 def _check_item(item: AuditItem, manifest: DatasetManifest, line: int) -> list[Problem]:
@@ -115,32 +190,31 @@ def _check_item(item: AuditItem, manifest: DatasetManifest, line: int) -> list[P
     if manifest.tasks and item.task not in manifest.tasks:
         bad("task", f"task '{item.task}' is not listed in dataset.json")
     for rel in item.audio_files():
-        if (
-            Path(rel).is_absolute()
-            or ".." in Path(rel).parts
-            or not rel.startswith(AUDIO_DIR + "/")
-        ):
+        if not _path_ok(rel):
             bad("audio", f"'{rel}' must be a path inside {AUDIO_DIR}/")
     return out
 
 
-def validate_dataset(root: Path | str, *, check_hashes: bool = True) -> list[Problem]:
-    """Every problem in a dataset folder; an empty list means it is valid."""
-    root = Path(root)
-    try:
-        manifest = read_manifest(root)
-    except DatasetError as e:
-        return [Problem(None, None, "dataset.json", str(e))]
+def _path_ok(rel: str) -> bool:
+    parts = Path(rel).parts
+    return not Path(rel).is_absolute() and ".." not in parts and rel.startswith(AUDIO_DIR + "/")
+
+
+def _lost_characters(raw: object) -> bool:
+    """Whether the item's text holds U+FFFD, the mark of bytes lost in an earlier decode."""
+    return "\ufffd" in json.dumps(raw, ensure_ascii=False)
+
+
+def _parse_lines(root: Path) -> tuple[list[tuple[int, AuditItem]], list[Problem]]:
     problems: list[Problem] = []
+    parsed: list[tuple[int, AuditItem]] = []
     seen: dict[str, int] = {}
-    audio_refs: dict[str, tuple[int, str]] = {}
-    try:
-        lines = list(iter_item_lines(root))
-    except DatasetError as e:
-        return [Problem(None, None, ITEMS, str(e))]
-    if not lines:
-        problems.append(Problem(None, None, ITEMS, "has no items"))
-    for n, text in lines:
+    for n, line in iter_raw_item_lines(root):
+        try:
+            text = decode_line(line)
+        except UnicodeDecodeError as e:
+            problems.append(Problem(n, None, "encoding", utf8_problem(e)))
+            continue
         try:
             raw = json.loads(text)
         except json.JSONDecodeError as e:
@@ -157,20 +231,138 @@ def validate_dataset(root: Path | str, *, check_hashes: bool = True) -> list[Pro
                 loc = ".".join(str(p) for p in err["loc"]) or "(line)"
                 problems.append(Problem(n, item_id, loc, err["msg"]))
             continue
+        if _lost_characters(raw):
+            problems.append(
+                Problem(
+                    n,
+                    item.id,
+                    "text",
+                    "contains U+FFFD, a character lost when the text was decoded earlier; "
+                    "restore it from the source",
+                    "warning",
+                )
+            )
         if item.id in seen:
             problems.append(
                 Problem(n, item.id, "id", f"duplicate id (first seen on line {seen[item.id]})")
             )
         else:
             seen[item.id] = n
+        parsed.append((n, item))
+    return parsed, problems
+
+
+def _format_problems(
+    parsed: list[tuple[int, AuditItem]], clips: dict[str, ClipInfo], mixed: bool
+) -> list[Problem]:
+    """One format across the dataset, or (for mixed imported sets) one per item's branches."""
+    out: list[Problem] = []
+    if not mixed:
+        counts = Counter(c.signature for c in clips.values())
+        if len(counts) < 2:
+            return out
+        usual, n_usual = counts.most_common(1)[0]
+        reported: set[str] = set()
+        for n, item in parsed:
+            for rel in item.audio_files():
+                c = clips.get(rel)
+                if c is None or c.signature == usual or rel in reported:
+                    continue
+                reported.add(rel)
+                out.append(
+                    Problem(
+                        n,
+                        item.id,
+                        "audio",
+                        f"{rel}: {c.signature} differs from the other {n_usual} clips' {usual} "
+                        "(a format giveaway); convert it, or for an imported set set "
+                        '"mixed_audio_formats": true in dataset.json',
+                    )
+                )
+        return out
+    for n, item in parsed:
+        humans = item.human_turns()
+        sigs: list[set[str]] = []
+        for br in item.branches:
+            rels = [br.audio[i] for i in humans if i < len(br.audio)] + [br.response.audio]
+            sigs.append({clips[r].signature for r in rels if r in clips})
+        if sigs[0] and sigs[1] and sigs[0] != sigs[1]:
+            out.append(
+                Problem(
+                    n,
+                    item.id,
+                    "audio",
+                    f"the branches differ in format (branch 0: {', '.join(sorted(sigs[0]))}; "
+                    f"branch 1: {', '.join(sorted(sigs[1]))}): a judge can tell them apart "
+                    "without hearing emotion",
+                    "warning",
+                )
+            )
+    return out
+
+
+def _identical_branch_audio(
+    parsed: list[tuple[int, AuditItem]], clips: dict[str, ClipInfo]
+) -> list[Problem]:
+    """A human turn whose emotion differs between branches must not sound byte-identical."""
+    out: list[Problem] = []
+    for n, item in parsed:
+        b0, b1 = item.branches
+        for t in item.human_turns():
+            if t >= min(len(b0.audio), len(b1.audio), len(b0.emotions), len(b1.emotions)):
+                continue
+            if b0.emotions[t] == b1.emotions[t]:
+                continue
+            r0, r1 = b0.audio[t], b1.audio[t]
+            c0, c1 = clips.get(r0), clips.get(r1)
+            if r0 == r1 or (c0 is not None and c1 is not None and c0.sha256 == c1.sha256):
+                out.append(
+                    Problem(
+                        n,
+                        item.id,
+                        f"branches.audio.{t}",
+                        f"turn {t} has byte-identical audio in both branches although its "
+                        f"emotion differs ({b0.emotions[t]} vs {b1.emotions[t]}); give each "
+                        "branch its own rendering",
+                    )
+                )
+    return out
+
+
+def validate_dataset(
+    root: Path | str, *, check_hashes: bool = True, mixed_formats: bool | None = None
+) -> list[Problem]:
+    """Every problem in a dataset folder, errors and warnings (see `errors_of`); no error means
+    the dataset is valid. `mixed_formats` overrides dataset.json's mixed_audio_formats."""
+    root = Path(root)
+    try:
+        manifest = read_manifest(root)
+    except DatasetError as e:
+        return [Problem(None, None, "dataset.json", str(e))]
+    try:
+        parsed, problems = _parse_lines(root)
+    except DatasetError as e:
+        return [Problem(None, None, ITEMS, str(e))]
+    if not parsed and not problems:
+        problems.append(Problem(None, None, ITEMS, "has no items"))
+    audio_refs: dict[str, tuple[int, str]] = {}
+    for n, item in parsed:
         problems.extend(_check_item(item, manifest, n))
         for rel in item.audio_files():
             audio_refs.setdefault(rel, (n, item.id))
+    clips: dict[str, ClipInfo] = {}
     for rel, (n, item_id) in audio_refs.items():
-        path = root / rel
-        if not str(path.resolve()).startswith(str(root.resolve())):
-            continue  # already reported as a path outside the folder
-        why = check_audio_file(path, path.stem if check_hashes else None)
-        if why is not None:
-            problems.append(Problem(n, item_id, "audio", f"{rel}: {why}"))
+        if not _path_ok(rel):
+            continue  # already reported as a path outside audio/
+        info = inspect_clip(root, rel, Path(rel).stem if check_hashes else None)
+        if isinstance(info, str):
+            problems.append(Problem(n, item_id, "audio", f"{rel}: {info}"))
+        else:
+            clips[rel] = info
+    mixed = manifest.mixed_audio_formats if mixed_formats is None else mixed_formats
+    problems.extend(_format_problems(parsed, clips, mixed))
+    problems.extend(_identical_branch_audio(parsed, clips))
+    items = [item for _, item in parsed]
+    for field, source in ITEM_WARNING_SOURCES:
+        problems.extend(Problem(None, None, field, msg, "warning") for msg in source(items))
     return problems

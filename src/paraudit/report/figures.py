@@ -7,7 +7,9 @@ also written as PNG and SVG files.
 from __future__ import annotations
 
 import io
+import logging
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,10 @@ from paraudit.stats.states import GROUP_COLOURS, GROUPS
 
 
 def _plt() -> Any:
+    # Matplotlib's notices (an unwritable config/cache folder, missing fonts, layout and NaN
+    # warnings) would leak onto stderr past the CLI's own lines; none is the user's to act on.
+    logging.getLogger("matplotlib").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore", module=r"(matplotlib|paraudit\.report\.figures)(\.|$)")
     try:
         import matplotlib
     except ImportError:
