@@ -37,8 +37,14 @@ def first_option_reply(prompt_text: str) -> str:
 
 
 class Loopback:
-    def __init__(self, models: tuple[str, ...] = ("test-model",)) -> None:
+    def __init__(
+        self, models: tuple[str, ...] = ("test-model",), *, listing: Scripted | None = None
+    ) -> None:
         self.models = models
+        self.listing = listing
+        """How to answer GET /models instead of listing `models` (status, body, delay)."""
+        self.delay = 0.0
+        """Seconds every chat/generate request waits before its answer (latency)."""
         self.requests: list[dict[str, Any]] = []
         self.uploads: dict[str, bytes] = {}
         self.session_ids = itertools.count()
@@ -72,6 +78,9 @@ class Loopback:
                     return outer.script.popleft() if outer.script else Scripted()
 
             def do_GET(self) -> None:  # noqa: N802
+                if self.path.rstrip("/").endswith("/models") and outer.listing is not None:
+                    self._send(outer.listing, {"error": {"message": "scripted"}})
+                    return
                 if self.path.rstrip("/").endswith("/models"):
                     self._send(
                         Scripted(),
@@ -132,6 +141,8 @@ class Loopback:
                         {"path": self.path, "headers": dict(self.headers), "body": body}
                     )
                 s = self._next()
+                if outer.delay:
+                    time.sleep(outer.delay)
                 if self.path.endswith("/chat/completions"):
                     text = "\n".join(
                         p.get("text", "")
@@ -199,6 +210,21 @@ class Loopback:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+
+class Silent:
+    """A server that accepts connections (the kernel completes the handshake) and never
+    answers: what a hung gateway looks like to a client."""
+
+    def __enter__(self) -> Silent:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.sock.close()
 
 
 def free_port() -> int:

@@ -25,6 +25,8 @@ from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import Prompt
 
 AUDIO_PART_FORMS = ("input_audio", "audio_url")
+LISTING_ABSENT = (404, 405, 501)
+"""Statuses of GET /models that mean "no listing here", not "no such model"."""
 
 
 def make_openai(spec: str, s: Spec) -> OpenAIJudge:
@@ -80,24 +82,51 @@ class OpenAIJudge(Judge):
 
     async def preflight(self) -> None:
         o = self._openai
+        where = self.base_url or "the OpenAI API"
         try:
             if self.base_url is None:
                 await self.client.models.retrieve(self.model)
             else:
-                ids = [m.id async for m in self.client.models.list()]
-                if ids and self.model not in ids:
-                    raise FatalJudgeError(
-                        f"{self.base_url} does not serve model '{self.model}' "
-                        f"(it serves: {', '.join(ids[:10])})"
-                    )
+                await self._check_listing()
         except (o.AuthenticationError, o.PermissionDeniedError) as e:
             raise FatalJudgeError(f"openai: authentication failed ({error_message(e)})") from None
         except o.NotFoundError:
             raise FatalJudgeError(f"openai: unknown model id '{self.model}'") from None
-        except (o.APIConnectionError, o.APITimeoutError):
+        except o.APITimeoutError:
             raise FatalJudgeError(
-                f"openai: cannot reach {self.base_url or 'the OpenAI API'} (is the server running?)"
+                f"openai: {where} is reachable but not answering (the start-up check timed "
+                "out); check the server or raise --timeout"
             ) from None
+        except o.APIConnectionError:
+            raise FatalJudgeError(
+                f"openai: cannot reach {where} (is the server running?)"
+            ) from None
+        except o.APIStatusError as e:
+            raise FatalJudgeError(
+                f"openai: {where} answered the start-up check with HTTP {e.status_code} "
+                f"({error_message(e)}); check the base URL and the server"
+            ) from None
+
+    async def _check_listing(self) -> None:
+        """An OpenAI-compatible server's model listing, read as advice: a server without one
+        (some gateways and proxies) is audited with a note; a listing that lacks the model is
+        an error."""
+        o = self._openai
+        try:
+            ids = [m.id async for m in self.client.models.list()]
+        except o.APIStatusError as e:
+            if e.status_code not in LISTING_ABSENT:
+                raise
+            self.notes.append(
+                f"{self.base_url} serves no model listing (HTTP {e.status_code}); the check "
+                f"that it serves '{self.model}' was skipped"
+            )
+            return
+        if ids and self.model not in ids:
+            raise FatalJudgeError(
+                f"{self.base_url} does not serve model '{self.model}' "
+                f"(it serves: {', '.join(ids[:10])})"
+            )
 
     async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
         o = self._openai
