@@ -7,16 +7,23 @@ from pathlib import Path
 import typer
 
 from paraudit.cli.common import console, user_errors
-from paraudit.report.build import write_report
 
 
 @user_errors
 def report(
     runs: list[Path] = typer.Argument(..., help="Run folders (written by 'paraudit run')."),
     out: Path = typer.Option(..., "--out", help="Report folder."),
+    label: list[str] = typer.Option(
+        [],
+        "--label",
+        help="A name per run, in order (default: the shortest path parts that tell runs apart).",
+    ),
     replicates: int = typer.Option(10_000, min=100, help="Bootstrap replicates."),
     seed: int = typer.Option(0, help="Bootstrap seed."),
 ) -> None:
     """Write the diagnostic report (HTML, Markdown, JSON, CSV, LaTeX, figures)."""
-    path = write_report(list(runs), out, replicates=replicates, seed=seed)
+    # Imported here: the statistics stack (scipy, matplotlib) loads only for the report.
+    from paraudit.report.build import write_report
+
+    path = write_report(list(runs), out, replicates=replicates, seed=seed, labels=label or None)
     console.print(f"[green]✓[/] report → {path}")
