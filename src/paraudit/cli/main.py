@@ -8,9 +8,14 @@ only the report and compare use). Start-up time is part of every audit's cost.
 from __future__ import annotations
 
 import importlib
-import click
+
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
+
+try:
+    from typer import _click as click  # typer ≥ 0.24 vendors click; its types are these
+except ImportError:  # pragma: no cover - older typer uses the click package
+    import click  # type: ignore[no-redef]
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
     # name: (module, function, first line of its help: `paraudit --help` shows it unimported)
@@ -72,7 +77,7 @@ class LazyGroup(TyperGroup):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in COMMANDS:
-            return click.Command(cmd_name, help=COMMANDS[cmd_name][2])  # a listing entry
+            return TyperCommand(cmd_name, help=COMMANDS[cmd_name][2])  # a listing entry
         return super().get_command(ctx, cmd_name)
 
     def resolve_command(
