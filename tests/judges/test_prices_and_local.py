@@ -67,7 +67,7 @@ def test_dry_run_cli_prints_cost(
         env={"COLUMNS": "200"},
     )
     assert r.exit_code == 0, r.output
-    assert "estimated cost openai:gpt-4o-audio-preview?key_env=MY_KEY: $" in r.output
+    assert "estimated cost openai:gpt-4o-audio-preview: $" in r.output
     assert "text_tokens_per_judge" in r.output and not (tmp_path / "r" / "calls.sqlite").exists()
 
 
