@@ -129,15 +129,13 @@ def test_429_500_timeouts_and_malformed_bodies_are_retried(
                 Scripted(delay=1.5),
             ]
         )
-        rows = _run(
-            starter_small, tmp_path / "run", f"openai:test-model@{srv.url}/v1", plan, timeout=1.0
-        )
-    assert {r["status"] for r in rows} <= {"ok", "error"}
-    assert sum(r["status"] == "ok" for r in rows) >= len(rows) - 1
-    assert max(r["attempts"] for r in rows) >= 2
-    # The rerun retries any error row and completes.
-    with Loopback() as srv2:
-        rows = _run(starter_small, tmp_path / "run", f"openai:test-model@{srv2.url}/v1", plan)
+        spec = f"openai:test-model@{srv.url}/v1"
+        rows = _run(starter_small, tmp_path / "run", spec, plan, timeout=1.0)
+        assert {r["status"] for r in rows} <= {"ok", "error"}
+        assert sum(r["status"] == "ok" for r in rows) >= len(rows) - 1
+        assert max(r["attempts"] for r in rows) >= 2
+        # The rerun (same server: the base URL is part of the judge) retries any error row.
+        rows = _run(starter_small, tmp_path / "run", spec, plan)
     assert {r["status"] for r in rows} == {"ok"}
 
 

@@ -1,0 +1,75 @@
+"""Start-up and per-call overhead, against a sequential baseline measured in the same run.
+
+Run from the repository root: PYTHONPATH=src:. .venv/bin/python benchmarks/startup.py
+Prints
+  - `paraudit --help` wall time (median of 5 fresh processes);
+  - a 224-call audit of the two-item test dataset (probes J,P,O, all cues, both protocols)
+    by two `openai:` judges through a loopback OpenAI-compatible HTTP server that answers
+    each request after 50 ms: wall time of the whole `paraudit run` process (start-up
+    included) per call;
+  - the baseline: the very same request bodies sent one after another with the openai SDK
+    from a fresh Python process (what AudioJudge does: a sequential SDK loop), per call,
+    start-up included; and the ratio baseline / paraudit (the goal is ≥ 5).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.conftest import make_dataset
+from tests.judges.loopback import Loopback
+
+LATENCY_S = 0.05
+BASELINE = """
+import json, sys, openai
+client = openai.OpenAI(base_url=sys.argv[2], api_key="EMPTY", max_retries=0)
+for body in json.load(open(sys.argv[1])):
+    client.chat.completions.create(**body)
+"""
+
+
+def wall(cmd: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    tmp = Path(tempfile.mkdtemp())
+    ds = tmp / "ds"
+    make_dataset(ds, tmp / "src", positional=True)
+    env = {**os.environ, "COLUMNS": "100"}
+    cli = [sys.executable, "-m", "paraudit.cli.main"]
+    helps = [wall([*cli, "--help"], env) for _ in range(5)]
+    print(f"paraudit --help: {statistics.median(helps):.2f} s (median of 5)")
+    with Loopback() as srv:
+        srv.delay = LATENCY_S
+        judges = [f"openai:test-model@{srv.url}/v1?seed={s}" for s in (1, 2)]
+        run = [*cli, "run", str(ds), "--out", str(tmp / "run"), "--probes", "J,P,O"]
+        for j in judges:
+            run += ["--judge", j]
+        paraudit_s = wall([*run, "--concurrency", "32"], env)
+        bodies = [r["body"] for r in srv.requests if r["path"].endswith("/chat/completions")]
+        calls = len(bodies)
+        (tmp / "bodies.json").write_text(json.dumps(bodies))
+        srv.requests.clear()
+        base_s = wall(
+            [sys.executable, "-c", BASELINE, str(tmp / "bodies.json"), f"{srv.url}/v1"], env
+        )
+        assert len(srv.requests) == calls
+    per_paraudit, per_base = paraudit_s / calls * 1000, base_s / calls * 1000
+    print(f"{calls}-call audit at {LATENCY_S * 1000:.0f} ms latency, start-up included:")
+    print(f"  paraudit run (concurrency 32): {paraudit_s:.2f} s = {per_paraudit:.1f} ms/call")
+    print(f"  sequential openai-SDK loop:    {base_s:.2f} s = {per_base:.1f} ms/call")
+    print(f"  paraudit is {per_base / per_paraudit:.1f}× faster per call (goal ≥ 5×)")
+
+
+if __name__ == "__main__":
+    main()
