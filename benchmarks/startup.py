@@ -9,7 +9,11 @@ Prints
     included) per call;
   - the baseline: the very same request bodies sent one after another with the openai SDK
     from a fresh Python process (what AudioJudge does: a sequential SDK loop), per call,
-    start-up included; and the ratio baseline / paraudit (the goal is ≥ 5).
+    start-up included; and the ratio baseline / paraudit (the goal is ≥ 5);
+  - with --audiojudge PYTHON (an interpreter where `pip install audiojudge` succeeded; it pulls
+    in google-generativeai, grpcio and protobuf, so keep it in its own virtualenv), AudioJudge
+    itself: the same number of `judge_audio` calls (two clips each, no concatenation, cache
+    off) against the same server, start-up included.
 """
 
 from __future__ import annotations
@@ -35,13 +39,25 @@ for body in json.load(open(sys.argv[1])):
 """
 
 
+AUDIOJUDGE = """
+import json, sys, tempfile
+from audiojudge import AudioJudge
+work = tempfile.mkdtemp()
+judge = AudioJudge(openai_api_key="EMPTY", disable_cache=True, temp_dir=work + "/t",
+                   signal_folder=work + "/s")
+for a, b in json.load(open(sys.argv[1])):
+    judge.judge_audio(a, b, system_prompt="Which response fits the speaker's emotion?",
+                      model="gpt-4o-audio-preview", concatenation_method="no_concatenation")
+"""
+
+
 def wall(cmd: list[str], env: dict[str, str]) -> float:
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
     return time.perf_counter() - t0
 
 
-def main() -> None:
+def main(audiojudge_python: str | None = None) -> None:
     tmp = Path(tempfile.mkdtemp())
     ds = tmp / "ds"
     make_dataset(ds, tmp / "src", positional=True)
@@ -64,12 +80,26 @@ def main() -> None:
             [sys.executable, "-c", BASELINE, str(tmp / "bodies.json"), f"{srv.url}/v1"], env
         )
         assert len(srv.requests) == calls
+        aj_s = None
+        if audiojudge_python:
+            clips = sorted(str(p) for p in (ds / "audio").glob("*.wav"))
+            pairs = [(clips[n % len(clips)], clips[(n + 1) % len(clips)]) for n in range(calls)]
+            (tmp / "pairs.json").write_text(json.dumps(pairs))
+            srv.requests.clear()
+            aj_env = {**env, "OPENAI_BASE_URL": f"{srv.url}/v1"}
+            aj_s = wall([audiojudge_python, "-c", AUDIOJUDGE, str(tmp / "pairs.json")], aj_env)
+            assert len(srv.requests) == calls
     per_paraudit, per_base = paraudit_s / calls * 1000, base_s / calls * 1000
     print(f"{calls}-call audit at {LATENCY_S * 1000:.0f} ms latency, start-up included:")
     print(f"  paraudit run (concurrency 32): {paraudit_s:.2f} s = {per_paraudit:.1f} ms/call")
     print(f"  sequential openai-SDK loop:    {base_s:.2f} s = {per_base:.1f} ms/call")
-    print(f"  paraudit is {per_base / per_paraudit:.1f}× faster per call (goal ≥ 5×)")
+    print(f"  paraudit is {per_base / per_paraudit:.1f}× faster per call than the SDK loop")
+    if aj_s is not None:
+        per_aj = aj_s / calls * 1000
+        print(f"  AudioJudge (sequential):       {aj_s:.2f} s = {per_aj:.1f} ms/call")
+        print(f"  paraudit is {per_aj / per_paraudit:.1f}× faster per call than AudioJudge")
 
 
 if __name__ == "__main__":
-    main()
+    args = sys.argv[1:]
+    main(args[args.index("--audiojudge") + 1] if "--audiojudge" in args else None)

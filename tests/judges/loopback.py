@@ -36,6 +36,13 @@ def first_option_reply(prompt_text: str) -> str:
     return json.dumps({"reasoning": "loopback", "pred": pred})
 
 
+class _Server(ThreadingHTTPServer):
+    # The default backlog (5) resets connections when a client opens dozens at once, which
+    # no real API server does.
+    request_queue_size = 256
+    daemon_threads = True
+
+
 class Loopback:
     def __init__(
         self, models: tuple[str, ...] = ("test-model",), *, listing: Scripted | None = None
@@ -145,10 +152,10 @@ class Loopback:
                     time.sleep(outer.delay)
                 if self.path.endswith("/chat/completions"):
                     text = "\n".join(
-                        p.get("text", "")
+                        m["content"]
+                        if isinstance(m["content"], str)  # e.g. a plain system message
+                        else "\n".join(p.get("text", "") for p in m["content"])
                         for m in body["messages"]
-                        for p in m["content"]
-                        if p["type"] == "text"
                     )
                     default = {
                         "id": "chatcmpl-loop",
@@ -195,7 +202,7 @@ class Loopback:
                     s, default = Scripted(status=404), {"error": {"message": "no route"}}
                 self._send(s, default)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 

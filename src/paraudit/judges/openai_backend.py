@@ -7,6 +7,7 @@ makes the request (its own retries are off: the runner retries, honouring Retry-
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -57,9 +58,6 @@ class OpenAIJudge(Judge):
             else (os.environ.get("OPENAI_API_KEY") or "EMPTY")
         )
         self._openai = openai
-        from openai.types.chat import ChatCompletion
-
-        self._completion = ChatCompletion
         self.client = openai.AsyncOpenAI(
             api_key=key,
             base_url=self.base_url,
@@ -146,7 +144,7 @@ class OpenAIJudge(Judge):
                     "modalities": ["text"],
                     **self.decoding.as_dict(),
                 },
-                cast_to=self._completion,
+                cast_to=str,  # the body as text: read below without building SDK models
             )
         except o.RateLimitError as e:
             raise JudgeError(f"429 rate limited: {error_message(e)}", retry_after(e)) from None
@@ -158,18 +156,24 @@ class OpenAIJudge(Judge):
             raise JudgeError(f"HTTP {e.status_code}: {error_message(e)}", retry_after(e)) from None
         except (o.APIConnectionError, o.APITimeoutError) as e:
             raise JudgeError(f"connection: {error_message(e)}") from None
-        usage = resp.usage.model_dump() if resp.usage is not None else {}
-        if not resp.choices:
-            return Reply(
-                "", refused="empty response (no choices)", usage=usage, sent_audio_sha256=sent
-            )
-        msg = resp.choices[0].message
-        if getattr(msg, "refusal", None):
-            return Reply(
-                msg.content or "", refused=str(msg.refusal), usage=usage, sent_audio_sha256=sent
-            )
-        if resp.choices[0].finish_reason == "content_filter":
-            return Reply(
-                msg.content or "", refused="content filter", usage=usage, sent_audio_sha256=sent
-            )
-        return Reply(msg.content or "", usage=usage, sent_audio_sha256=sent)
+        return chat_reply(resp, sent)
+
+
+def chat_reply(body: str, sent: tuple[str, ...]) -> Reply:
+    """A chat-completions response body → Reply (refusals and content filters as refused)."""
+    try:
+        data = json.loads(body)
+        choices = data.get("choices") or []
+        usage = data.get("usage") or {}
+        first = choices[0] if choices else {}
+        msg = first.get("message") or {}
+        content = msg.get("content") or ""
+    except (ValueError, AttributeError, TypeError):
+        raise JudgeError(f"malformed response body: {body[:80]!r}") from None
+    if not choices:
+        return Reply("", refused="empty response (no choices)", usage=usage, sent_audio_sha256=sent)
+    if msg.get("refusal"):
+        return Reply(content, refused=str(msg["refusal"]), usage=usage, sent_audio_sha256=sent)
+    if first.get("finish_reason") == "content_filter":
+        return Reply(content, refused="content filter", usage=usage, sent_audio_sha256=sent)
+    return Reply(content, usage=usage, sent_audio_sha256=sent)

@@ -349,8 +349,8 @@ class Runner:
 
     async def run(self) -> list[dict[str, Any]]:
         specs, self.notes = unique_judges(self.cfg.judges)
-        for s in specs:
-            load_judge(s)  # fail fast on a bad spec, before the dataset is read
+        # Built once, before the dataset is read: a bad spec fails fast.
+        loaded = {s.label: load_judge(s) for s in specs}
         ds = load_checked(self.cfg.dataset)
         out = self.cfg.out
         check_out(out)
@@ -371,7 +371,7 @@ class Runner:
                 )
                 planned = self._plan(ds)
             self.spec = got.spec
-            judges = [load_judge(s) for s in got.judges]
+            judges = [loaded.get(s.label) or load_judge(s) for s in got.judges]
             if got.history is not None:
                 record = self._record(ds, got.spec, judges)
                 old = read_run_json(out) or {}
