@@ -246,3 +246,22 @@ def test_report_labels_runs_with_shared_basenames_and_refuses_one_twice(
         "builtin:random [old]",
         "builtin:random [new]",
     }
+
+
+def test_run_folder_faults_are_one_line_each(tiny_dataset: Path, tmp_path: Path) -> None:
+    base = ["run", str(tiny_dataset), "--judge", "builtin:random", "--probes", "J"]
+    (tmp_path / "file").write_text("x")
+    code, text = _run80(*base, "--out", str(tmp_path / "file"))
+    assert code == 1 and "is a file" in text
+    out = tmp_path / "r"
+    assert _run80(*base, "--out", str(out))[0] == 0
+    (out / "calls.sqlite").write_bytes(b"garbage" * 500)
+    for p in out.glob("calls.sqlite-*"):
+        p.unlink()
+    code, text = _run80(*base, "--out", str(out))
+    assert code == 1 and "not a readable call store" in text and "move it aside" in text
+    (out / "run.json").write_text("{half")
+    code, text = _run80(*base, "--out", str(out))
+    assert code == 1 and "run.json is unreadable" in text
+    code, text = _run80(*base, "--out", str(tmp_path / "new"), "--judge", "builtin:random")
+    assert code == 0 and "given twice; asked once" in text

@@ -3,6 +3,7 @@ one asked for, and decide whether this is a new run, a resume or an `--extend`."
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,9 @@ def check_out(out: Path) -> None:
     """--out must be a folder that is new, empty, or a run folder (checked before any work)."""
     if out.exists() and not out.is_dir():
         raise ParauditError(f"--out {out} is a file; pass a folder for the run")
+    parent = next((p for p in [out, *out.parents] if p.exists()), None)
+    if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
+        raise ParauditError(f"--out {out}: {parent} is not writable; pass a folder you can write")
     if out.is_dir() and read_run_json(out) is None:
         others = [p.name for p in out.iterdir() if p.name != LOCK]
         if others:
