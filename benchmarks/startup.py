@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -51,10 +52,23 @@ for a, b in json.load(open(sys.argv[1])):
 """
 
 
-def wall(cmd: list[str], env: dict[str, str]) -> float:
+CPU: dict[str, float] = {}
+"""CPU seconds (user + system) of each measured process, by its first argument after -c/-m:
+on a shared machine wall time stretches with load, CPU time much less."""
+
+
+def wall(cmd: list[str], env: dict[str, str], name: str = "") -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    took = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU[name] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return took
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
 
 
 def main(audiojudge_python: str | None = None) -> None:
@@ -64,20 +78,22 @@ def main(audiojudge_python: str | None = None) -> None:
     env = {**os.environ, "COLUMNS": "100"}
     cli = [sys.executable, "-m", "paraudit.cli.main"]
     helps = [wall([*cli, "--help"], env) for _ in range(5)]
-    print(f"paraudit --help: {statistics.median(helps):.2f} s (median of 5)")
+    print(f"paraudit --help: {statistics.median(helps):.2f} s (median of 5, load {_load()})")
     with Loopback() as srv:
         srv.delay = LATENCY_S
         judges = [f"openai:test-model@{srv.url}/v1?seed={s}" for s in (1, 2)]
         run = [*cli, "run", str(ds), "--out", str(tmp / "run"), "--probes", "J,P,O"]
         for j in judges:
             run += ["--judge", j]
-        paraudit_s = wall([*run, "--concurrency", "32"], env)
+        paraudit_s = wall([*run, "--concurrency", "32"], env, "paraudit")
         bodies = [r["body"] for r in srv.requests if r["path"].endswith("/chat/completions")]
         calls = len(bodies)
         (tmp / "bodies.json").write_text(json.dumps(bodies))
         srv.requests.clear()
         base_s = wall(
-            [sys.executable, "-c", BASELINE, str(tmp / "bodies.json"), f"{srv.url}/v1"], env
+            [sys.executable, "-c", BASELINE, str(tmp / "bodies.json"), f"{srv.url}/v1"],
+            env,
+            "sdk",
         )
         assert len(srv.requests) == calls
         aj_s = None
@@ -87,16 +103,30 @@ def main(audiojudge_python: str | None = None) -> None:
             (tmp / "pairs.json").write_text(json.dumps(pairs))
             srv.requests.clear()
             aj_env = {**env, "OPENAI_BASE_URL": f"{srv.url}/v1"}
-            aj_s = wall([audiojudge_python, "-c", AUDIOJUDGE, str(tmp / "pairs.json")], aj_env)
+            aj_s = wall(
+                [audiojudge_python, "-c", AUDIOJUDGE, str(tmp / "pairs.json")], aj_env, "aj"
+            )
             assert len(srv.requests) == calls
     per_paraudit, per_base = paraudit_s / calls * 1000, base_s / calls * 1000
-    print(f"{calls}-call audit at {LATENCY_S * 1000:.0f} ms latency, start-up included:")
-    print(f"  paraudit run (concurrency 32): {paraudit_s:.2f} s = {per_paraudit:.1f} ms/call")
-    print(f"  sequential openai-SDK loop:    {base_s:.2f} s = {per_base:.1f} ms/call")
+    print(
+        f"{calls}-call audit at {LATENCY_S * 1000:.0f} ms latency, start-up included "
+        f"(load {_load()}):"
+    )
+    print(
+        f"  paraudit run (concurrency 32): {paraudit_s:.2f} s = {per_paraudit:.1f} ms/call "
+        f"(CPU {CPU['paraudit']:.2f} s)"
+    )
+    print(
+        f"  sequential openai-SDK loop:    {base_s:.2f} s = {per_base:.1f} ms/call "
+        f"(CPU {CPU['sdk']:.2f} s)"
+    )
     print(f"  paraudit is {per_base / per_paraudit:.1f}× faster per call than the SDK loop")
     if aj_s is not None:
         per_aj = aj_s / calls * 1000
-        print(f"  AudioJudge (sequential):       {aj_s:.2f} s = {per_aj:.1f} ms/call")
+        print(
+            f"  AudioJudge (sequential):       {aj_s:.2f} s = {per_aj:.1f} ms/call "
+            f"(CPU {CPU['aj']:.2f} s)"
+        )
         print(f"  paraudit is {per_aj / per_paraudit:.1f}× faster per call than AudioJudge")
 
 
