@@ -89,6 +89,11 @@ def test_extend_adds_a_judge_and_a_cue_and_records_history(
     # The old judge was re-run from its stored spec: only its new questions were asked.
     new_calls = len(log.read_text().splitlines()) - first_calls
     assert 0 < new_calls == sum(r["judge"] == "builtin:random" and r["cue"] == "hard" for r in got)
+    # --extend with nothing new resumes the whole run and leaves run.json as it is.
+    before = (out / "run.json").read_bytes()
+    run(tiny_dataset, out, ["builtin:first"], extend=True)
+    assert (out / "run.json").read_bytes() == before
+    assert {(r["judge"], r["cue"]) for r in rows(out)} == {(r["judge"], r["cue"]) for r in got}
     with pytest.raises(ParauditError, match="--extend only adds.*orders: both → one"):
         run(
             tiny_dataset,

@@ -93,6 +93,8 @@ def claim(out: Path, asked: RunSpec, judges: list[JudgeSpec], extend: bool) -> C
             f"run.json names judge(s) {', '.join(missing)} without their spec; pass them "
             "again with --judge"
         )
+    if grown == stored:  # nothing new: resume the whole run as it is
+        return Claim(stored, [by_label[label] for label in grown.judges], None)
     added = {
         name: [v for v in getattr(grown, name) if v not in getattr(stored, name)]
         for name in EXTENDABLE
