@@ -201,3 +201,25 @@ def test_a_second_run_on_the_same_folder_fails_at_once(tiny_dataset: Path, tmp_p
         proc.kill()
         proc.wait()
     assert not (out / "results.jsonl").exists()
+
+
+def test_plan_skips_are_written_to_run_json(
+    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook for the planner's plan_skips (protocols branch): whatever it returns, as
+    (item_id, probe, reason), lands in run.json's "skipped"."""
+    import paraudit.runner.plan as planner
+
+    def plan_skips(ds: object, spec: PlanSpec) -> list[tuple[str, str, str]]:
+        return [("pos-1", "P", "branch has more than two distinct human emotions")]
+
+    monkeypatch.setattr(planner, "plan_skips", plan_skips, raising=False)
+    run(tiny_dataset, tmp_path / "r", ["builtin:random"])
+    record = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert record["skipped"] == [
+        {
+            "item_id": "pos-1",
+            "probe": "P",
+            "reason": "branch has more than two distinct human emotions",
+        }
+    ]

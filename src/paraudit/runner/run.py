@@ -326,11 +326,7 @@ class Runner:
     def _record(self, ds: Dataset, spec: RunSpec, judges: list[Judge]) -> dict[str, Any]:
         """run.json: the RunSpec (identity) and what else an auditor wants to know."""
         skips_fn = getattr(planner, "plan_skips", None)  # from the protocols branch, if merged
-        skipped = (
-            [{"item_id": s[0], "probe": s[1], "reason": s[2]} for s in skips_fn(ds, self.cfg.plan)]
-            if skips_fn is not None
-            else []
-        )
+        skipped = [skip_record(s) for s in skips_fn(ds, self.cfg.plan)] if skips_fn else []
         return {
             "paraudit": __version__,
             "spec": spec.as_dict(),
@@ -389,6 +385,16 @@ class Runner:
                 store.close()
             write_rows(out, rows)
         return rows
+
+
+def skip_record(skip: Any) -> dict[str, Any]:
+    """A planner skip — (item_id, probe, reason) as a tuple or an object with those fields —
+    as run.json's "skipped" entry."""
+    if isinstance(skip, tuple):
+        item_id, probe, reason = skip[:3]
+    else:
+        item_id, probe, reason = skip.item_id, skip.probe, skip.reason
+    return {"item_id": item_id, "probe": probe, "reason": reason}
 
 
 def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:
