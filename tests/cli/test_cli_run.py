@@ -118,3 +118,150 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
         and c["task"] == "single-turn-emotions"
     )
     assert prosody_p["accuracy"] >= 0.85
+
+
+def _run80(*args: str) -> tuple[int, str]:
+    r = runner.invoke(app, list(args), env={"COLUMNS": "80"})
+    assert "Traceback" not in r.output, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    return r.exit_code, r.output
+
+
+def test_calls_ending_in_errors_exit_non_zero_with_the_resume_command(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "r"
+    judge = "builtin:random?fail_rate=1&fail_times=99"
+    code, text = _run80(
+        "run",
+        str(tiny_dataset),
+        "--judge",
+        judge,
+        "--out",
+        str(out),
+        "--probes",
+        "J",
+        "--max-attempts",
+        "1",
+    )
+    assert code == 1
+    assert "questions ended in call errors" in text and "injected failure" in text
+    assert f"paraudit run {tiny_dataset} --out {out} --judge" in text and "--probes=J" in text
+    assert "no answers" in text  # a cell of errors only is not "0 %"
+    rows = read_results(out)  # the error rows are kept, for the report to show
+    assert rows and {r["status"] for r in rows} == {"error"}
+
+
+def test_summary_fits_80_columns(tiny_dataset: Path, tmp_path: Path) -> None:
+    long_judge = "builtin:random?seed=12345678901234567890&calllog=" + str(tmp_path / "log")
+    code, text = _run80(
+        "run",
+        str(tiny_dataset),
+        "--judge",
+        long_judge,
+        "--judge",
+        "builtin:first",
+        "--out",
+        str(tmp_path / "r"),
+        "--probes",
+        "J,P,O",
+    )
+    assert code == 0, text
+    table = text[text.index("accuracy (strict)") : text.index("J1 = ")]
+    assert all(len(line) <= 80 for line in table.splitlines())
+    assert "…" not in table
+    assert "single" in table and "position" in table and "point" in table
+    assert "J2 = builtin:random?seed=12345678901234567890" in text and "J1 = builtin:first" in text
+
+
+def test_bad_limits_and_empty_plans_are_clear_errors(tiny_dataset: Path, tmp_path: Path) -> None:
+    base = ["run", str(tiny_dataset), "--judge", "builtin:random", "--out", str(tmp_path / "r")]
+    cases = {
+        ("--rpm", "0"): "--rpm must be more than 0",
+        ("--timeout", "-1"): "--timeout must be more than 0",
+        ("--probes", "S"): "add P (--probes P,S)",
+        ("--probes", "T", "--cues", "hard"): "the plan has no questions",
+        ("--probes", "J,J"): "probe J given twice",
+    }
+    for extra, message in cases.items():
+        code, text = _run80(*base, *extra)
+        assert code == 1 and message in text, (extra, text)
+    for spec, message in {
+        "builtin:random?rpm=abc": "rpm='abc' must be a number",
+        "builtin:random?timeout=-5": "timeout='-5' must be > 0",
+        "builtin:random?tpm=0": "tpm='0' must be > 0",
+        "builtin:random?max_audio_seconds=lots": "max_audio_seconds='lots' must be a number",
+        "builtin:random?temperature=hot": "temperature='hot' must be a number",
+        "builtin:random?rpm=1&rpm=2": "sets option 'rpm' twice",
+    }.items():
+        code, text = _run80("run", str(tiny_dataset), "--judge", spec, "--out", str(tmp_path / "x"))
+        assert code == 1 and message in text, (spec, text)
+    assert not (tmp_path / "r").exists() and not (tmp_path / "x").exists()
+
+
+def test_report_labels_runs_with_shared_basenames_and_refuses_one_twice(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    for name in ("x1", "x2"):
+        code, text = _run80(
+            "run",
+            str(tiny_dataset),
+            "--judge",
+            "builtin:random",
+            "--out",
+            str(tmp_path / name / "run"),
+            "--probes",
+            "J,P,O,T",
+        )
+        assert code == 0, text
+    a, b = str(tmp_path / "x1" / "run"), str(tmp_path / "x2" / "run")
+    code, text = _run80("report", a, b, "--out", str(tmp_path / "rep"), "--replicates", "200")
+    assert code == 0, text
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    judges = {row["judge"] for row in summary["accuracy"]}
+    assert judges == {"builtin:random [x1/run]", "builtin:random [x2/run]"}
+    n = len(read_results(tmp_path / "x1" / "run"))
+    pooled = [
+        r for r in summary["accuracy"] if r["judge"].endswith("[x1/run]") and r["cue"] == "all"
+    ]
+    assert sum(r["n"] for r in pooled) == n  # nothing doubled
+    code, text = _run80("report", a, a, "--out", str(tmp_path / "rep2"))
+    assert code == 1 and "given twice" in text
+    code, text = _run80(
+        "report",
+        a,
+        b,
+        "--label",
+        "old",
+        "--label",
+        "new",
+        "--out",
+        str(tmp_path / "rep3"),
+        "--replicates",
+        "200",
+    )
+    assert code == 0, text
+    summary = json.loads((tmp_path / "rep3" / "summary.json").read_text())
+    assert {row["judge"] for row in summary["accuracy"]} == {
+        "builtin:random [old]",
+        "builtin:random [new]",
+    }
+
+
+def test_run_folder_faults_are_one_line_each(tiny_dataset: Path, tmp_path: Path) -> None:
+    base = ["run", str(tiny_dataset), "--judge", "builtin:random", "--probes", "J"]
+    (tmp_path / "file").write_text("x")
+    code, text = _run80(*base, "--out", str(tmp_path / "file"))
+    assert code == 1 and "is a file" in text
+    out = tmp_path / "r"
+    assert _run80(*base, "--out", str(out))[0] == 0
+    (out / "calls.sqlite").write_bytes(b"garbage" * 500)
+    for p in out.glob("calls.sqlite-*"):
+        p.unlink()
+    code, text = _run80(*base, "--out", str(out))
+    assert code == 1 and "not a readable call store" in text and "move it aside" in text
+    (out / "run.json").write_text("{half")
+    code, text = _run80(*base, "--out", str(out))
+    assert code == 1 and "run.json is unreadable" in text
+    code, text = _run80(*base, "--out", str(tmp_path / "new"), "--judge", "builtin:random")
+    assert code == 0 and "given twice; asked once" in text

@@ -36,9 +36,22 @@ def first_option_reply(prompt_text: str) -> str:
     return json.dumps({"reasoning": "loopback", "pred": pred})
 
 
+class _Server(ThreadingHTTPServer):
+    # The default backlog (5) resets connections when a client opens dozens at once, which
+    # no real API server does.
+    request_queue_size = 256
+    daemon_threads = True
+
+
 class Loopback:
-    def __init__(self, models: tuple[str, ...] = ("test-model",)) -> None:
+    def __init__(
+        self, models: tuple[str, ...] = ("test-model",), *, listing: Scripted | None = None
+    ) -> None:
         self.models = models
+        self.listing = listing
+        """How to answer GET /models instead of listing `models` (status, body, delay)."""
+        self.delay = 0.0
+        """Seconds every chat/generate request waits before its answer (latency)."""
         self.requests: list[dict[str, Any]] = []
         self.uploads: dict[str, bytes] = {}
         self.session_ids = itertools.count()
@@ -72,6 +85,9 @@ class Loopback:
                     return outer.script.popleft() if outer.script else Scripted()
 
             def do_GET(self) -> None:  # noqa: N802
+                if self.path.rstrip("/").endswith("/models") and outer.listing is not None:
+                    self._send(outer.listing, {"error": {"message": "scripted"}})
+                    return
                 if self.path.rstrip("/").endswith("/models"):
                     self._send(
                         Scripted(),
@@ -132,12 +148,14 @@ class Loopback:
                         {"path": self.path, "headers": dict(self.headers), "body": body}
                     )
                 s = self._next()
+                if outer.delay:
+                    time.sleep(outer.delay)
                 if self.path.endswith("/chat/completions"):
                     text = "\n".join(
-                        p.get("text", "")
+                        m["content"]
+                        if isinstance(m["content"], str)  # e.g. a plain system message
+                        else "\n".join(p.get("text", "") for p in m["content"])
                         for m in body["messages"]
-                        for p in m["content"]
-                        if p["type"] == "text"
                     )
                     default = {
                         "id": "chatcmpl-loop",
@@ -184,7 +202,7 @@ class Loopback:
                     s, default = Scripted(status=404), {"error": {"message": "no route"}}
                 self._send(s, default)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -199,6 +217,21 @@ class Loopback:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+
+class Silent:
+    """A server that accepts connections (the kernel completes the handshake) and never
+    answers: what a hung gateway looks like to a client."""
+
+    def __enter__(self) -> Silent:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.sock.close()
 
 
 def free_port() -> int:

@@ -22,7 +22,7 @@ from paraudit.protocols.parts import AudioPart  # noqa: E402
 from paraudit.runner.calls import RetryPolicy  # noqa: E402
 from paraudit.runner.plan import PlanSpec, plan_instances  # noqa: E402
 from paraudit.runner.run import RunConfig, Runner  # noqa: E402
-from tests.judges.loopback import Loopback, Scripted, free_port  # noqa: E402
+from tests.judges.loopback import Loopback, Scripted, Silent, free_port  # noqa: E402
 
 PLAN = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none", "transition"))
 SECRET = "sk-test-DO-NOT-LEAK-0123456789"
@@ -129,15 +129,13 @@ def test_429_500_timeouts_and_malformed_bodies_are_retried(
                 Scripted(delay=1.5),
             ]
         )
-        rows = _run(
-            starter_small, tmp_path / "run", f"openai:test-model@{srv.url}/v1", plan, timeout=1.0
-        )
-    assert {r["status"] for r in rows} <= {"ok", "error"}
-    assert sum(r["status"] == "ok" for r in rows) >= len(rows) - 1
-    assert max(r["attempts"] for r in rows) >= 2
-    # The rerun retries any error row and completes.
-    with Loopback() as srv2:
-        rows = _run(starter_small, tmp_path / "run", f"openai:test-model@{srv2.url}/v1", plan)
+        spec = f"openai:test-model@{srv.url}/v1"
+        rows = _run(starter_small, tmp_path / "run", spec, plan, timeout=1.0)
+        assert {r["status"] for r in rows} <= {"ok", "error"}
+        assert sum(r["status"] == "ok" for r in rows) >= len(rows) - 1
+        assert max(r["attempts"] for r in rows) >= 2
+        # The rerun (same server: the base URL is part of the judge) retries any error row.
+        rows = _run(starter_small, tmp_path / "run", spec, plan)
     assert {r["status"] for r in rows} == {"ok"}
 
 
@@ -198,3 +196,49 @@ def test_run_json_records_decoding_and_sdk(starter_small: Path, tmp_path: Path) 
     d = spec["judge_details"][0]
     assert d["params"]["temperature"] == 0.2 and d["params"]["model"] == "test-model"
     assert d["sdk"].startswith("openai ")
+
+
+J_ONLY = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
+
+
+@pytest.mark.parametrize("status", [404, 405, 501])
+def test_a_server_without_a_model_listing_is_audited_with_a_note(
+    tiny_dataset: Path, tmp_path: Path, status: int
+) -> None:
+    with Loopback(listing=Scripted(status=status)) as srv:
+        cfg = RunConfig(tiny_dataset, [f"openai:test-model@{srv.url}/v1"], tmp_path / "r", J_ONLY)
+        runner = Runner(cfg)
+        rows = asyncio.run(runner.run())
+    assert rows and {r["status"] for r in rows} == {"ok"}
+    assert any(f"serves no model listing (HTTP {status})" in n for n in runner.notes)
+
+
+def test_other_listing_statuses_are_one_clear_line(tiny_dataset: Path, tmp_path: Path) -> None:
+    with Loopback(listing=Scripted(status=500, body={"error": {"message": "boom"}})) as srv:
+        r = CliRunner().invoke(
+            app,
+            [
+                "run",
+                str(tiny_dataset),
+                "--judge",
+                f"openai:test-model@{srv.url}/v1",
+                "--out",
+                str(tmp_path / "r"),
+                "--probes",
+                "J",
+            ],
+        )
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "answered the start-up check with HTTP 500" in r.output
+
+
+def test_a_server_that_never_answers_is_named_within_the_timeout(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    import time
+
+    with Silent() as srv:
+        t0 = time.monotonic()
+        with pytest.raises(ParauditError, match="reachable but not answering"):
+            _run(tiny_dataset, tmp_path / "r", f"openai:m@{srv.url}/v1", J_ONLY, timeout=1.5)
+        assert time.monotonic() - t0 < 10

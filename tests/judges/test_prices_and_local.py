@@ -16,6 +16,7 @@ from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.items.dataset import load_dataset
 from paraudit.judges.prices import DEFAULT_PRICES, Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
+from paraudit.judges.spec import parse_judge_spec
 from paraudit.judges.vllm_backend import vllm_messages
 from paraudit.protocols.parts import AudioPart
 from paraudit.runner.plan import PlanSpec, plan_instances
@@ -23,10 +24,13 @@ from paraudit.runner.plan import PlanSpec, plan_instances
 
 def test_estimate_arithmetic() -> None:
     prices = {"openai:m": Price(text_in=2.0, audio_in=40.0, out=10.0, audio_tokens_per_s=10.0)}
-    e = estimate("openai:m?temperature=0", 1_000_000, 100.0, 10, prices)
+    e = estimate(parse_judge_spec("openai:m?temperature=0"), 1_000_000, 100.0, 10, prices)
     assert e["usd"] == pytest.approx(round(2.0 + 100 * 10 * 40 / 1e6 + 10 * 150 * 10 / 1e6, 2))
-    assert estimate("openai:m@http://127.0.0.1:8000/v1", 1, 1, 1, prices)["usd"] == 0.0
-    assert estimate("openai:unknown", 1, 1, 1, prices)["usd"] is None
+    assert (
+        estimate(parse_judge_spec("openai:m@http://127.0.0.1:8000/v1"), 1, 1, 1, prices)["usd"]
+        == 0.0
+    )
+    assert estimate(parse_judge_spec("openai:unknown"), 1, 1, 1, prices)["usd"] is None
     assert "openai:gpt-4o-audio-preview" in DEFAULT_PRICES
 
 
@@ -63,7 +67,7 @@ def test_dry_run_cli_prints_cost(
         env={"COLUMNS": "200"},
     )
     assert r.exit_code == 0, r.output
-    assert "estimated cost openai:gpt-4o-audio-preview?key_env=MY_KEY: $" in r.output
+    assert "estimated cost openai:gpt-4o-audio-preview: $" in r.output
     assert "text_tokens_per_judge" in r.output and not (tmp_path / "r" / "calls.sqlite").exists()
 
 

@@ -6,6 +6,7 @@ import time
 import pytest
 
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.judges.spec import parse_judge_spec
 from paraudit.protocols.parts import Prompt, TextPart
 from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key, call_with_retries
 
@@ -85,8 +86,17 @@ def test_cache_key_depends_on_what_changes_output() -> None:
     base = call_key(j, PROMPT, 0)
     assert call_key(j, PROMPT, 1) != base
     assert call_key(j, (TextPart("hello!"),), 0) != base
-    j.options = {"temperature": "0.7"}
+    j.judge_spec = parse_judge_spec("flaky:x?rpm=5&timeout=3&key_env=K")
+    assert call_key(j, PROMPT, 0) == base  # harness options change no answer
+    j.judge_spec = parse_judge_spec("flaky:x?temperature=0.7")
     assert call_key(j, PROMPT, 0) != base
+
+
+def test_a_call_bigger_than_the_token_budget_fails_instead_of_waiting() -> None:
+    with pytest.raises(ValueError, match="never fit"):
+        asyncio.run(RateLimiter(None, tpm=10).wait(11))
+    with pytest.raises(ValueError, match="positive"):
+        RateLimiter(0)
 
 
 def test_token_budget_delays_calls_past_the_window() -> None:

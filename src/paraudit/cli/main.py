@@ -1,10 +1,112 @@
-"""Entry point: `paraudit <command>`."""
+"""Entry point: `paraudit <command>`.
+
+Commands load lazily: `paraudit --help` lists them from the table below without importing
+any, and `paraudit run` imports only what running needs (never scipy or matplotlib, which
+only the report and compare use). Start-up time is part of every audit's cost.
+"""
 
 from __future__ import annotations
 
-import typer
+import importlib
 
-from paraudit.cli import annotate, build, compare, demo, hf, judges, report, run, validate
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+try:
+    from typer import _click as click  # typer ≥ 0.24 vendors click; its types are these
+except ImportError:  # pragma: no cover - older typer uses the click package
+    import click  # type: ignore[no-redef]
+
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    # name: (module, function, first line of its help: `paraudit --help` shows it unimported)
+    "build": (
+        "paraudit.cli.build",
+        "build",
+        "Build an audit dataset from text sources with the offline renderer.",
+    ),
+    "validate": ("paraudit.cli.validate", "validate", "Check every invariant of an audit dataset."),
+    "export-hf": (
+        "paraudit.cli.hf",
+        "export_cmd",
+        "Export a dataset to a Hugging Face `datasets` folder with Audio columns.",
+    ),
+    "import-hf": (
+        "paraudit.cli.hf",
+        "import_cmd",
+        "Import a Hugging Face export back into a dataset folder.",
+    ),
+    "run": (
+        "paraudit.cli.run",
+        "run",
+        "Put every counterfactual question to each judge; a rerun resumes.",
+    ),
+    "judges": ("paraudit.cli.judges", "judges", "List judge backends."),
+    "demo": (
+        "paraudit.cli.demo",
+        "demo",
+        "The offline demo audit: starter set × four built-in judges × every probe and cue, "
+        "ending with the diagnostic report.",
+    ),
+    "report": (
+        "paraudit.cli.report",
+        "report",
+        "Write the diagnostic report (HTML, Markdown, JSON, CSV, LaTeX, figures).",
+    ),
+    "compare": (
+        "paraudit.cli.compare",
+        "compare",
+        "McNemar exact test on shared instances, state shifts and state correlations.",
+    ),
+    "annotate": (
+        "paraudit.cli.annotate",
+        "annotate",
+        "Human validation: serve the listening test and print one secret link per annotator.",
+    ),
+    "annotate-export": (
+        "paraudit.cli.annotate",
+        "annotate_export",
+        "Export human answers (JSONL, CSV) or write them as a run folder.",
+    ),
+    "annotate-stats": (
+        "paraudit.cli.annotate",
+        "annotate_stats",
+        "Annotator accuracy, agreement, consistency, catch items and hard items.",
+    ),
+    "annotate-simulate": (
+        "paraudit.cli.annotate",
+        "annotate_simulate",
+        "Simulated annotators through the real HTTP API (demos and load tests).",
+    ),
+}
+
+
+def load_command(name: str) -> click.Command:
+    """Import one command's module and build its click command."""
+    module, attr, _ = COMMANDS[name]
+    sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    sub.command(name)(getattr(importlib.import_module(module), attr))
+    return typer.main.get_command(sub)
+
+
+class LazyGroup(TyperGroup):
+    """Lists the table's commands from their static help; imports one only to run it (or to
+    show its own --help). Commands registered the usual way (app.command) still work."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*COMMANDS, *(n for n in super().list_commands(ctx) if n not in COMMANDS)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS:
+            return TyperCommand(cmd_name, help=COMMANDS[cmd_name][2])  # a listing entry
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] in COMMANDS:
+            return args[0], load_command(args[0]), args[1:]
+        return super().resolve_command(ctx, args)
+
 
 app = typer.Typer(
     name="paraudit",
@@ -12,17 +114,14 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=LazyGroup,
 )
-app.command("build")(build.build)
-app.command("validate")(validate.validate)
-app.command("export-hf")(hf.export_cmd)
-app.command("import-hf")(hf.import_cmd)
-app.command("run")(run.run)
-app.command("judges")(judges.judges)
-app.command("demo")(demo.demo)
-app.command("report")(report.report)
-app.command("compare")(compare.compare)
-annotate.register(app)  # annotate, annotate-export, annotate-stats, annotate-simulate
+
+
+@app.callback()
+def main() -> None:
+    """Counterfactual audits of audio-language-model judges."""
+
 
 if __name__ == "__main__":
     app()

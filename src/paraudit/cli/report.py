@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
 
-from paraudit.cli.common import console, user_errors
-from paraudit.report.build import write_report
+from paraudit.cli.common import console, fail, user_errors
+from paraudit.runfolder.labels import run_labels
 
 
 @user_errors
 def report(
     runs: list[Path] = typer.Argument(..., help="Run folders (written by 'paraudit run')."),
     out: Path = typer.Option(..., "--out", help="Report folder."),
+    label: list[str] = typer.Option(
+        [],
+        "--label",
+        help="A name per run, in order (default: the shortest path parts that tell runs apart).",
+    ),
     replicates: int = typer.Option(10_000, min=100, help="Bootstrap replicates."),
     seed: int = typer.Option(0, help="Bootstrap seed."),
 ) -> None:
     """Write the diagnostic report (HTML, Markdown, JSON, CSV, LaTeX, figures)."""
-    path = write_report(list(runs), out, replicates=replicates, seed=seed)
+    run_labels(list(runs), label or None)  # runs listed twice, bad labels: before any output
+    if out.exists() and not out.is_dir():
+        raise fail(f"--out {out} is a file; pass a folder for the report")
+    parent = next((p for p in [out, *out.parents] if p.exists()), None)
+    if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
+        raise fail(f"--out {out}: {parent} is not writable; pass a folder you can write")
+    # Imported here: the statistics stack (scipy, matplotlib) loads only for the report.
+    from paraudit.report.build import write_report
+
+    path = write_report(list(runs), out, replicates=replicates, seed=seed, labels=label or None)
     console.print(f"[green]✓[/] report → {path}")

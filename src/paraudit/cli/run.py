@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import typer
+from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from paraudit.cli.common import console, fail, user_errors
+from paraudit.cli.common import console, err_console, fail, user_errors
 from paraudit.judges.prices import load_prices
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
@@ -18,12 +22,22 @@ from paraudit.runner.run import Progress as RunProgress
 from paraudit.runner.run import RunConfig, Runner, dry_run
 from paraudit.stats.accuracy import summary_table
 
+SHORT_TASKS = {
+    "single-turn-emotions": "single",
+    "positional-emotion": "position",
+    "emotional-conversations": "convers.",
+}
+SHORT_PROTOCOLS = {"pointwise": "point", "pairwise": "pair"}
+
 
 def _split(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
     parts = tuple(v.strip() for v in value.split(",") if v.strip())
     bad = [p for p in parts if p not in allowed]
     if bad or not parts:
         raise fail(f"unknown {what} {', '.join(bad) or value!r} (choose from {', '.join(allowed)})")
+    twice = sorted(p for p, n in Counter(parts).items() if n > 1)
+    if twice:
+        raise fail(f"{what} {', '.join(twice)} given twice in {value!r}; name each once")
     return parts
 
 
@@ -34,7 +48,7 @@ def _with_key_env(spec: str, env: str | None) -> str:
     return f"{spec}{'&' if '?' in spec else '?'}key_env={env}"
 
 
-def execute(cfg: RunConfig) -> list[dict[str, object]]:
+def execute(cfg: RunConfig) -> list[dict[str, Any]]:
     with Progress(
         TextColumn("[bold]auditing[/]"),
         BarColumn(),
@@ -51,48 +65,71 @@ def execute(cfg: RunConfig) -> list[dict[str, object]]:
                 task,
                 completed=p.done,
                 total=p.total,
-                description=f"unparsed {p.unparsed} · errors {p.errors}",
+                description=f"unparsed {p.unparsed} · refused {p.refused} · errors {p.errors}",
             )
 
         runner = Runner(cfg, update)
         rows = asyncio.run(runner.run())
+    for note in runner.notes:
+        err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+    counts = Counter(str(r["status"]) for r in rows)
     console.print(
-        f"{len(rows)} results, {runner.progress.calls_made} judge calls made "
-        f"(the rest came from the run store) → {cfg.out / 'results.jsonl'}"
+        f"{len(rows)} results ({counts['ok']} answered, {counts['unparsed']} unparsed, "
+        f"{counts['refused']} refused, {counts['error']} errors); "
+        f"{runner.progress.calls_made} judge calls made, the rest from the run store "
+        f"→ {cfg.out / 'results.jsonl'}",
+        highlight=False,
+        soft_wrap=True,
     )
     return rows
 
 
-def print_summary(rows: list[dict[str, object]]) -> None:
-    table = Table(title="accuracy (strict: unparsed counts as wrong), 95 % Wilson interval")
-    for col in (
-        "judge",
-        "task",
-        "probe",
-        "protocol",
-        "n",
-        "accuracy",
-        "95% CI",
-        "unparsed",
-        "errors",
-        "R1/E1 picks",
-    ):
-        table.add_column(col)
-    for c in summary_table(rows):
+def print_summary(rows: list[dict[str, Any]]) -> None:
+    """A compact table that fits 80 columns: judges by key (legend below), short task and
+    protocol names, counts of unparsed/refused/error rows. The report has the full tables."""
+    cells = summary_table(rows)
+    keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in cells), 1)}
+    status = Counter((r["judge"], r["task"], r["probe"], r["protocol"], r["status"]) for r in rows)
+    table = Table(
+        title="accuracy (strict), 95 % Wilson interval",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
+    )
+    for col in ("", "task", "pr", "prot", "n", "acc", "95% CI", "unp", "ref", "err", "R1%"):
+        table.add_column(col, no_wrap=True, justify="left" if col in ("task", "prot") else "right")
+    for c in cells:
+        cell = (c["judge"], c["task"], c["probe"], c["protocol"])
         fp = c["first_pick_rate"]
+        answered = c["n"] - status[(*cell, "error")] - status[(*cell, "refused")]
         table.add_row(
-            c["judge"],
-            c["task"],
+            keys[c["judge"]],
+            SHORT_TASKS.get(c["task"], c["task"][:10]),
             c["probe"],
-            c["protocol"],
+            SHORT_PROTOCOLS.get(c["protocol"], c["protocol"][:5]),
             str(c["n"]),
-            f"{c['accuracy']:.1%}",
-            f"{c['ci_low']:.1%}–{c['ci_high']:.1%}",
-            f"{c['unparsed_rate']:.1%}",
-            str(c["errors"]),
+            f"{c['accuracy']:.0%}" if answered else "none",
+            f"{c['ci_low']:.0%}–{c['ci_high']:.0%}" if answered else "no answers",
+            str(status[(*cell, "unparsed")]),
+            str(status[(*cell, "refused")]),
+            str(status[(*cell, "error")]),
             "–" if fp is None else f"{fp:.0%}",
         )
     console.print(table)
+    for judge, key in keys.items():
+        console.print(f"{key} = {judge}", highlight=False, soft_wrap=True)
+    console.print(
+        "pr: probe · unp/ref/err: unparsed, refused, error rows (all count as wrong) · "
+        "R1%: share of first-option picks",
+        highlight=False,
+    )
+
+
+def resume_command(dataset: Path, judges: list[str], out: Path, extra: list[str]) -> str:
+    args = ["paraudit", "run", str(dataset), "--out", str(out)]
+    for j in judges:
+        args += ["--judge", j]
+    return shlex.join(args + extra)
 
 
 @user_errors
@@ -102,17 +139,22 @@ def run(
         ..., "--judge", help="Judge spec, e.g. builtin:prosody (repeatable)."
     ),
     out: Path = typer.Option(..., "--out", help="Run folder (reused to resume)."),
-    probes: str = typer.Option("J,P,O,S,T", help="Probes: J,P,O,S,T."),
+    probes: str = typer.Option("J,P,O,S,T", help="Probes: J,P,O,S,T (S needs P)."),
     protocols: str = typer.Option("pointwise,pairwise", help="pointwise,pairwise."),
     cues: str = typer.Option("none,soft,hard,transition", help="none,soft,hard,transition."),
     orders: str = typer.Option("both", help="both | one (a seeded draw per instance)."),
     concurrency: int = typer.Option(8, min=1, help="Calls in flight at once."),
-    rpm: float | None = typer.Option(None, help="Requests per minute per judge."),
+    rpm: float | None = typer.Option(None, help="Requests per minute per judge (> 0)."),
     parse_retries: int = typer.Option(0, min=0, help="Re-ask an unparsed reply N times."),
     max_attempts: int = typer.Option(4, min=1, help="Attempts per call before an error row."),
-    timeout: float = typer.Option(120.0, help="Seconds per call."),
+    timeout: float = typer.Option(120.0, help="Seconds per call and for a judge's start-up."),
     limit: int | None = typer.Option(None, min=1, help="Only the first N items."),
     seed: int = typer.Option(0, help="Seed for --orders one."),
+    extend: bool = typer.Option(
+        False,
+        "--extend",
+        help="Add judges, probes, protocols or cues to the run already in --out.",
+    ),
     dry: bool = typer.Option(
         False, "--dry-run", help="Print plan size, audio seconds, tokens and estimated cost."
     ),
@@ -124,6 +166,10 @@ def run(
     """Put every counterfactual question to each judge; a rerun resumes."""
     if orders not in ("both", "one"):
         raise fail("--orders must be 'both' or 'one'")
+    if rpm is not None and not rpm > 0:
+        raise fail(f"--rpm must be more than 0 (got {rpm:g}); leave it out for no limit")
+    if not timeout > 0:
+        raise fail(f"--timeout must be more than 0 seconds (got {timeout:g})")
     plan = PlanSpec(
         probes=_split(probes, PROBES, "probe"),  # type: ignore[arg-type]
         protocols=_split(protocols, PROTOCOLS, "protocol"),  # type: ignore[arg-type]
@@ -132,6 +178,8 @@ def run(
         seed=seed,
         limit=limit,
     )
+    if "S" in plan.probes and "P" not in plan.probes:
+        raise fail("probe S (staging) asks about the judge's own P answers; add P (--probes P,S)")
     specs = [_with_key_env(j, api_key_env) for j in judge]
     cfg = RunConfig(
         dataset,
@@ -142,6 +190,7 @@ def run(
         rpm,
         parse_retries,
         RetryPolicy(max_attempts=max_attempts, timeout_s=timeout),
+        extend=extend,
     )
     if dry:
         for k, v in dry_run(cfg, load_prices(prices)).items():
@@ -152,4 +201,25 @@ def run(
             else:
                 console.print(f"{k}: {v}")
         return
-    print_summary(execute(cfg))
+    rows = execute(cfg)
+    print_summary(rows)
+    errors = [r for r in rows if r["status"] == "error"]
+    if errors:
+        extra = [
+            f"--{name}={value}"
+            for name, value, default in (
+                ("probes", probes, "J,P,O,S,T"),
+                ("protocols", protocols, "pointwise,pairwise"),
+                ("cues", cues, "none,soft,hard,transition"),
+                ("orders", orders, "both"),
+                ("seed", str(seed), "0"),
+                ("limit", str(limit), "None"),
+                ("parse-retries", str(parse_retries), "0"),
+            )
+            if value != default
+        ]
+        raise fail(
+            f"{len(errors)} of {len(rows)} questions ended in call errors (last: "
+            f"{errors[-1]['reason']}); fix the cause, then resume (only those are asked "
+            f"again): {resume_command(dataset, judge, out, extra)}"
+        )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paraudit.errors import ParauditError
+from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 from paraudit.protocols.parts import Prompt
 
 
@@ -48,10 +49,19 @@ class Judge(ABC):
     def __init__(self, spec: str, options: dict[str, str]) -> None:
         self.spec = spec
         self.options = options
+        # The registry sets the spec it parsed; a judge built by hand parses its own.
+        self.judge_spec: JudgeSpec = parse_judge_spec(spec)
+        self.notes: list[str] = []
+        """What the user should know that is not an error (e.g. a check skipped)."""
+
+    @property
+    def label(self) -> str:
+        """The judge's unique name in rows, tables and run specs (JudgeSpec.label)."""
+        return self.judge_spec.label
 
     def params(self) -> dict[str, Any]:
         """Every parameter that changes output: part of each call's cache key."""
-        return dict(sorted(self.options.items()))
+        return dict(self.judge_spec.model_options)
 
     def calibrate(self, dataset: Any) -> None:  # noqa: B027 - optional hook
         """Optional: see the whole dataset before the run (unsupervised normalisation only)."""
@@ -62,7 +72,7 @@ class Judge(ABC):
 
     def describe(self) -> dict[str, Any]:
         """What run.json records about this judge: spec, output-changing parameters, versions."""
-        return {"spec": self.spec.split("?", 1)[0], "params": self.params()}
+        return {"spec": self.judge_spec.head, "label": self.label, "params": self.params()}
 
     @abstractmethod
     async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:

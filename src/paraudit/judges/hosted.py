@@ -10,12 +10,11 @@ from typing import Any
 
 from paraudit.errors import ParauditError
 from paraudit.judges.base import FatalJudgeError
+from paraudit.judges.spec import HARNESS_OPTIONS
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.versions import package_version
 
 AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
-# Options that change how the call is made but not what the model answers.
-HARNESS_OPTIONS = {"key_env", "timeout", "rpm", "tpm"}
 DECODING_OPTIONS = {"temperature", "top_p", "seed", "max_tokens"}
 
 

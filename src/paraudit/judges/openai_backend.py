@@ -7,6 +7,7 @@ makes the request (its own retries are off: the runner retries, honouring Retry-
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -25,6 +26,8 @@ from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import Prompt
 
 AUDIO_PART_FORMS = ("input_audio", "audio_url")
+LISTING_ABSENT = (404, 405, 501)
+"""Statuses of GET /models that mean "no listing here", not "no such model"."""
 
 
 def make_openai(spec: str, s: Spec) -> OpenAIJudge:
@@ -80,34 +83,68 @@ class OpenAIJudge(Judge):
 
     async def preflight(self) -> None:
         o = self._openai
+        where = self.base_url or "the OpenAI API"
         try:
             if self.base_url is None:
                 await self.client.models.retrieve(self.model)
             else:
-                ids = [m.id async for m in self.client.models.list()]
-                if ids and self.model not in ids:
-                    raise FatalJudgeError(
-                        f"{self.base_url} does not serve model '{self.model}' "
-                        f"(it serves: {', '.join(ids[:10])})"
-                    )
+                await self._check_listing()
         except (o.AuthenticationError, o.PermissionDeniedError) as e:
             raise FatalJudgeError(f"openai: authentication failed ({error_message(e)})") from None
         except o.NotFoundError:
             raise FatalJudgeError(f"openai: unknown model id '{self.model}'") from None
-        except (o.APIConnectionError, o.APITimeoutError):
+        except o.APITimeoutError:
             raise FatalJudgeError(
-                f"openai: cannot reach {self.base_url or 'the OpenAI API'} (is the server running?)"
+                f"openai: {where} is reachable but not answering (the start-up check timed "
+                "out); check the server or raise --timeout"
             ) from None
+        except o.APIConnectionError:
+            raise FatalJudgeError(
+                f"openai: cannot reach {where} (is the server running?)"
+            ) from None
+        except o.APIStatusError as e:
+            raise FatalJudgeError(
+                f"openai: {where} answered the start-up check with HTTP {e.status_code} "
+                f"({error_message(e)}); check the base URL and the server"
+            ) from None
+
+    async def _check_listing(self) -> None:
+        """An OpenAI-compatible server's model listing, read as advice: a server without one
+        (some gateways and proxies) is audited with a note; a listing that lacks the model is
+        an error."""
+        o = self._openai
+        try:
+            ids = [m.id async for m in self.client.models.list()]
+        except o.APIStatusError as e:
+            if e.status_code not in LISTING_ABSENT:
+                raise
+            self.notes.append(
+                f"{self.base_url} serves no model listing (HTTP {e.status_code}); the check "
+                f"that it serves '{self.model}' was skipped"
+            )
+            return
+        if ids and self.model not in ids:
+            raise FatalJudgeError(
+                f"{self.base_url} does not serve model '{self.model}' "
+                f"(it serves: {', '.join(ids[:10])})"
+            )
 
     async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
         o = self._openai
         messages, sent = self.messages(prompt)
         try:
-            resp = await self.client.chat.completions.create(
-                model=self.model,
-                messages=messages,  # type: ignore[arg-type]
-                modalities=["text"],
-                **self.decoding.as_dict(),
+            # The request body is plain JSON built here, so it goes straight to the SDK's
+            # transport: chat.completions.create would walk every base64 clip through its
+            # typed-dict transform first, the largest CPU cost per call.
+            resp = await self.client.post(
+                "/chat/completions",
+                body={
+                    "model": self.model,
+                    "messages": messages,
+                    "modalities": ["text"],
+                    **self.decoding.as_dict(),
+                },
+                cast_to=str,  # the body as text: read below without building SDK models
             )
         except o.RateLimitError as e:
             raise JudgeError(f"429 rate limited: {error_message(e)}", retry_after(e)) from None
@@ -119,18 +156,24 @@ class OpenAIJudge(Judge):
             raise JudgeError(f"HTTP {e.status_code}: {error_message(e)}", retry_after(e)) from None
         except (o.APIConnectionError, o.APITimeoutError) as e:
             raise JudgeError(f"connection: {error_message(e)}") from None
-        usage = resp.usage.model_dump() if resp.usage is not None else {}
-        if not resp.choices:
-            return Reply(
-                "", refused="empty response (no choices)", usage=usage, sent_audio_sha256=sent
-            )
-        msg = resp.choices[0].message
-        if getattr(msg, "refusal", None):
-            return Reply(
-                msg.content or "", refused=str(msg.refusal), usage=usage, sent_audio_sha256=sent
-            )
-        if resp.choices[0].finish_reason == "content_filter":
-            return Reply(
-                msg.content or "", refused="content filter", usage=usage, sent_audio_sha256=sent
-            )
-        return Reply(msg.content or "", usage=usage, sent_audio_sha256=sent)
+        return chat_reply(resp, sent)
+
+
+def chat_reply(body: str, sent: tuple[str, ...]) -> Reply:
+    """A chat-completions response body → Reply (refusals and content filters as refused)."""
+    try:
+        data = json.loads(body)
+        choices = data.get("choices") or []
+        usage = data.get("usage") or {}
+        first = choices[0] if choices else {}
+        msg = first.get("message") or {}
+        content = msg.get("content") or ""
+    except (ValueError, AttributeError, TypeError):
+        raise JudgeError(f"malformed response body: {body[:80]!r}") from None
+    if not choices:
+        return Reply("", refused="empty response (no choices)", usage=usage, sent_audio_sha256=sent)
+    if msg.get("refusal"):
+        return Reply(content, refused=str(msg["refusal"]), usage=usage, sent_audio_sha256=sent)
+    if first.get("finish_reason") == "content_filter":
+        return Reply(content, refused="content filter", usage=usage, sent_audio_sha256=sent)
+    return Reply(content, usage=usage, sent_audio_sha256=sent)

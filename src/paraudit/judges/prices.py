@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from paraudit.errors import ParauditError
+from paraudit.judges.spec import JudgeSpec
 
 PRICES_DATE = "2025-06"
 
@@ -59,11 +60,11 @@ def load_prices(path: Path | None) -> dict[str, Price]:
 
 
 def estimate(
-    spec: str, text_tokens: int, audio_seconds: float, calls: int, prices: dict[str, Price]
+    spec: JudgeSpec, text_tokens: int, audio_seconds: float, calls: int, prices: dict[str, Price]
 ) -> dict[str, Any]:
     """Estimated USD for a judge, or a note that its price is unknown (free for local ones)."""
-    key = spec.split("?", 1)[0].split("@", 1)[0]
-    if key.startswith(("builtin:", "hf:", "vllm:")) or "@" in spec.split("?", 1)[0]:
+    key = f"{spec.backend}:{spec.model}"
+    if spec.backend in ("builtin", "hf", "vllm") or spec.base_url is not None:
         return {"usd": 0.0, "note": "runs locally or on your own server: no API charge"}
     p = prices.get(key)
     if p is None:

@@ -12,10 +12,10 @@ import importlib.util
 import os
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from urllib.parse import parse_qsl
 
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.base import Judge
+from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 
 
 @dataclass(frozen=True)
@@ -79,27 +79,12 @@ BACKENDS: dict[str, Backend] = {
 BUILTIN_MODELS = ("random", "first", "transcript", "prosody")
 
 
-@dataclass(frozen=True)
-class Spec:
-    backend: str
-    model: str
-    base_url: str | None
-    options: dict[str, str]
+Spec = JudgeSpec
+"""Backends' factories take (spec text, JudgeSpec); the old name stays for them."""
 
 
-def parse_spec(spec: str) -> Spec:
-    head, _, query = spec.partition("?")
-    if ":" not in head:
-        raise ParauditError(
-            f"judge spec '{spec}' must look like backend:model (e.g. builtin:prosody)"
-        )
-    backend, model = head.split(":", 1)
-    base_url = None
-    if "@" in model:
-        model, base_url = model.split("@", 1)
-    if not model:
-        raise ParauditError(f"judge spec '{spec}' names no model")
-    return Spec(backend, model, base_url, dict(parse_qsl(query)))
+def parse_spec(spec: str) -> JudgeSpec:
+    return parse_judge_spec(spec)
 
 
 def _importable(module: str) -> bool:
@@ -118,8 +103,16 @@ def _did_you_mean(word: str, choices: list[str]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
-def load_judge(spec: str) -> Judge:
-    s = parse_spec(spec)
+def load_judge(spec: str | JudgeSpec) -> Judge:
+    """Build the judge a spec names; the JudgeSpec parsed here is the judge's one identity."""
+    s = spec if isinstance(spec, JudgeSpec) else parse_judge_spec(spec)
+    judge = _make(s)
+    judge.judge_spec = s
+    return judge
+
+
+def _make(s: JudgeSpec) -> Judge:
+    spec = s.text
     third = _third_party()
     if s.backend in third:
         cls = third[s.backend].load()  # type: ignore[attr-defined]

@@ -10,22 +10,16 @@ from paraudit.errors import ParauditError
 from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import tables as T
+from paraudit.runfolder.labels import run_labels
 from paraudit.stats.accuracy import read_results
 from paraudit.stats.summary import summarize
 
 
-def load_runs(run_dirs: list[Path]) -> list[dict[str, Any]]:
-    """Rows of every run; a judge that appears in several runs is told apart by its run name."""
-    per_run: list[tuple[Path, list[dict[str, Any]]]] = []
-    for d in run_dirs:
-        if not (d / "results.jsonl").is_file():
-            raise ParauditError(
-                f"{d}: no results.jsonl (is this a finished 'paraudit run' folder?)"
-            )
-        try:
-            per_run.append((d, read_results(d)))
-        except (json.JSONDecodeError, KeyError) as e:
-            raise ParauditError(f"{d}/results.jsonl: unreadable ({e})") from None
+def load_runs(run_dirs: list[Path], labels: list[str] | None = None) -> list[dict[str, Any]]:
+    """Rows of every run; a judge that appears in several runs is told apart by its run's
+    unique label (run_labels: given, or the shortest distinguishing path)."""
+    names = run_labels(run_dirs, labels)
+    per_run = [(name, read_results(d)) for name, d in zip(names, run_dirs, strict=True)]
     seen: dict[str, int] = {}
     for _, rows in per_run:
         for j in {r["judge"] for r in rows}:
@@ -34,15 +28,20 @@ def load_runs(run_dirs: list[Path]) -> list[dict[str, Any]]:
     for d, rows in per_run:
         for r in rows:
             if seen[r["judge"]] > 1:
-                r = {**r, "judge": f"{r['judge']} [{d.name}]"}
+                r = {**r, "judge": f"{r['judge']} [{d}]"}
             out.append(r)
     return out
 
 
 def write_report(
-    run_dirs: list[Path], out: Path, *, replicates: int = 10_000, seed: int = 0
+    run_dirs: list[Path],
+    out: Path,
+    *,
+    replicates: int = 10_000,
+    seed: int = 0,
+    labels: list[str] | None = None,
 ) -> Path:
-    rows = load_runs(run_dirs)
+    rows = load_runs(run_dirs, labels)
     if not rows:
         raise ParauditError("the runs hold no results")
     summary = summarize(rows, replicates=replicates, seed=seed)

@@ -48,7 +48,9 @@ def _save(fig: Any, out: Path, name: str) -> str:
 
 
 def _short(judge: str) -> str:
-    return judge.split("?")[0]
+    # The judge label is the unique name: cutting its options would draw two judges that
+    # differ only in e.g. temperature as one.
+    return judge
 
 
 def state_bars(summary: dict[str, Any], out: Path) -> str | None:

@@ -19,12 +19,13 @@ from paraudit.protocols.parts import AudioPart, Prompt
 def call_key(judge: Judge, prompt: Prompt, sample: int) -> str:
     """sha256 of canonical JSON: judge identity and output-changing parameters, prompt text,
     audio content hashes, sample index."""
-    identity = judge.spec.split("?", 1)[0]
-    parts: list[Any] = [
-        {"audio": p.sha256} if isinstance(p, AudioPart) else {"text": p.text} for p in prompt
-    ]
     blob = json.dumps(
-        {"judge": identity, "params": judge.params(), "prompt": parts, "sample": sample},
+        {
+            "judge": judge.judge_spec.head,
+            "params": judge.params(),
+            "prompt": prompt_record(prompt),
+            "sample": sample,
+        },
         sort_keys=True,
         separators=(",", ":"),
         ensure_ascii=False,
@@ -32,11 +33,18 @@ def call_key(judge: Judge, prompt: Prompt, sample: int) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def prompt_record(prompt: Prompt) -> list[dict[str, str]]:
+    """The prompt as stored with each call: its parts in order, audio by content hash."""
+    return [{"audio": p.sha256} if isinstance(p, AudioPart) else {"text": p.text} for p in prompt]
+
+
 class RateLimiter:
     """At most `rpm` call starts per minute (evenly spaced) and at most `tpm` estimated input
     tokens in any 60-second window."""
 
     def __init__(self, rpm: float | None, tpm: float | None = None) -> None:
+        if (rpm is not None and rpm <= 0) or (tpm is not None and tpm <= 0):
+            raise ValueError("rate limits must be positive (a zero budget never lets a call go)")
         self.interval = 60.0 / rpm if rpm else 0.0
         self.tpm = tpm
         self._next = 0.0
@@ -46,6 +54,9 @@ class RateLimiter:
     async def wait(self, tokens: float = 0.0) -> None:
         if not self.interval and not self.tpm:
             return
+        if self.tpm and tokens > self.tpm:
+            # It would wait for a window that never comes; the runner checks this up front.
+            raise ValueError(f"a call of {tokens:.0f} tokens can never fit tpm={self.tpm:g}")
         async with self._lock:
             now = time.monotonic()
             delay = max(0.0, self._next - now)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -15,20 +14,36 @@ import soundfile as sf
 from paraudit import __version__
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import Dataset, load_dataset
-from paraudit.items.validate import validate_dataset
-from paraudit.judges.base import Judge
+from paraudit.items.validate import dataset_errors
+from paraudit.judges.base import FatalJudgeError, Judge
 from paraudit.judges.prices import Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
+from paraudit.judges.spec import JudgeSpec
 from paraudit.protocols.instances import Instance
 from paraudit.protocols.parsing import Parsed, parse_choice, parse_matching, parse_turns
 from paraudit.protocols.parts import AudioPart
-from paraudit.runner.calls import CallOutcome, RateLimiter, RetryPolicy, call_key, call_with_retries
+from paraudit.runfolder import (
+    CALLS,
+    CallRecord,
+    CallStore,
+    RunLock,
+    RunSpec,
+    dataset_fingerprint,
+    read_run_json,
+    write_rows,
+    write_run_json,
+)
+from paraudit.runner import plan as planner
+from paraudit.runner.calls import (
+    CallOutcome,
+    RateLimiter,
+    RetryPolicy,
+    call_key,
+    call_with_retries,
+    prompt_record,
+)
+from paraudit.runner.folder import check_out, claim, unique_judges
 from paraudit.runner.plan import PlanSpec, p_labels, plan_instances, staging_instances
-from paraudit.runner.store import RunStore
-
-STORE = "calls.sqlite"
-SPEC = "run.json"
-RESULTS = "results.jsonl"
 
 
 @dataclass
@@ -41,6 +56,8 @@ class RunConfig:
     rpm: float | None = None
     parse_retries: int = 0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
+    extend: bool = False
+    """Add judges/probes/protocols/cues to the run already in `out` (same dataset)."""
 
 
 @dataclass
@@ -49,6 +66,7 @@ class Progress:
     done: int = 0
     unparsed: int = 0
     errors: int = 0
+    refused: int = 0
     calls_made: int = 0
     first_call_at: float | None = None
     """perf_counter() when the first judge call started (None: no call made)."""
@@ -66,7 +84,7 @@ def parse_reply(inst: Instance, raw: str) -> Parsed:
 
 
 def load_checked(path: Path) -> Dataset:
-    problems = validate_dataset(path)
+    problems = dataset_errors(path)  # warnings (balance, mixed formats) never stop a run
     if problems:
         raise ParauditError(
             f"{path} does not validate ({len(problems)} problem(s), first: {problems[0]}); "
@@ -94,19 +112,19 @@ def check_capabilities(judge: Judge, instances: list[Instance]) -> None:
         clips = [p for p in inst.prompt if isinstance(p, AudioPart)]
         if clips and not caps.audio_in:
             raise ParauditError(
-                f"{judge.spec} takes no audio, but probe {inst.probe} sends clips; "
+                f"{judge.label} takes no audio, but probe {inst.probe} sends clips; "
                 "use --probes O,T for text-only judges"
             )
         if caps.max_audio_parts is not None and len(clips) > caps.max_audio_parts:
             raise ParauditError(
-                f"{judge.spec} takes at most {caps.max_audio_parts} audio parts, but "
+                f"{judge.label} takes at most {caps.max_audio_parts} audio parts, but "
                 f"{inst.instance_id} has {len(clips)}; limit --protocols or --probes"
             )
         if caps.max_audio_seconds is not None:
             seconds = audio_seconds([inst])
             if seconds > caps.max_audio_seconds:
                 raise ParauditError(
-                    f"{judge.spec} takes at most {caps.max_audio_seconds:g} s of audio, but "
+                    f"{judge.label} takes at most {caps.max_audio_seconds:g} s of audio, but "
                     f"{inst.instance_id} has {seconds:.1f} s; nothing is truncated silently"
                 )
 
@@ -119,14 +137,19 @@ class Runner:
         self.on_progress = on_progress
         self.progress = Progress()
         # Finished calls (ok or refused) of this and earlier runs, read once from the store.
-        self._finished: dict[str, dict[str, Any]] = {}
-        self._inflight: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._finished: dict[str, CallRecord] = {}
+        self._inflight: dict[str, asyncio.Future[CallRecord]] = {}
+        self.notes: list[str] = []
+        """Things the user should know that are not errors (dropped duplicates, skipped
+        model listings), for the CLI to print."""
+        self.spec: RunSpec | None = None
+        """The run's spec once run() has claimed the folder."""
 
     async def _instance(
         self,
         judge: Judge,
         inst: Instance,
-        store: RunStore,
+        store: CallStore,
         limiter: RateLimiter,
         sem: asyncio.Semaphore,
     ) -> dict[str, Any]:
@@ -143,6 +166,7 @@ class Runner:
         self.progress.done += 1
         self.progress.unparsed += row["status"] == "unparsed"
         self.progress.errors += row["status"] == "error"
+        self.progress.refused += row["status"] == "refused"
         if self.on_progress:
             self.on_progress(self.progress)
         return row
@@ -153,15 +177,15 @@ class Runner:
         inst: Instance,
         key: str,
         sample: int,
-        store: RunStore,
+        store: CallStore,
         limiter: RateLimiter,
         sem: asyncio.Semaphore,
-    ) -> dict[str, Any]:
+    ) -> CallRecord:
         """Make the call for `key`, or wait for the same call already in flight: identical
         prompts (e.g. the transcript-only control for both branches) are paid for once."""
         if key in self._inflight:
             return await self._inflight[key]
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[CallRecord] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
             async with sem:
@@ -178,26 +202,20 @@ class Runner:
                 if out.sent_audio_sha256 is not None
                 else [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
             )
-            store.put(
-                key,
-                judge.spec,
-                out.status,
-                out.raw,
-                out.reason,
-                out.latency_s,
-                out.attempts,
-                out.usage,
-                audio,
+            stored = CallRecord(
+                key=key,
+                judge=judge.label,
+                status=out.status,
+                raw=out.raw,
+                reason=out.reason,
+                latency_s=out.latency_s,
+                attempts=out.attempts,
+                usage=out.usage,
+                audio_sent=audio,
+                prompt=prompt_record(inst.prompt),
+                finished_at=time.time(),
             )
-            stored = {
-                "status": out.status,
-                "raw": out.raw,
-                "reason": out.reason,
-                "latency_s": out.latency_s,
-                "attempts": out.attempts,
-                "usage": out.usage,
-                "audio_sent": audio,
-            }
+            store.put(stored)
             if out.status != "error":
                 self._finished[key] = stored
             future.set_result(stored)
@@ -210,15 +228,15 @@ class Runner:
             del self._inflight[key]
 
     def _row(
-        self, judge: Judge, inst: Instance, key: str, stored: dict[str, Any], sample: int
+        self, judge: Judge, inst: Instance, key: str, stored: CallRecord, sample: int
     ) -> dict[str, Any]:
-        status, pred, reason = stored["status"], None, stored["reason"] or ""
+        status, pred, reason = stored.status, None, stored.reason
         if status == "ok":
-            parsed = parse_reply(inst, stored["raw"] or "")
+            parsed = parse_reply(inst, stored.raw or "")
             pred, reason = parsed.pred, parsed.reason
             status = "ok" if pred is not None else "unparsed"
         return {
-            "judge": judge.spec.split("?", 1)[0],
+            "judge": judge.label,
             "task": inst.task,
             "item_id": inst.item_id,
             "branch": inst.branch,
@@ -226,31 +244,33 @@ class Runner:
             "protocol": inst.protocol,
             "cue": inst.cue,
             "order": inst.order,
+            "context_order": getattr(inst, "context_order", None),
             "pred": pred,
             "gold": inst.gold,
             "status": status,
             "correct": bool(pred == inst.gold) if status == "ok" else False,
-            "raw": stored["raw"],
+            "raw": stored.raw,
             "reason": reason,
-            "latency_s": stored["latency_s"],
-            "attempts": stored["attempts"],
-            "usage": stored.get("usage", {}),
-            "audio_sent_sha256": stored.get("audio_sent", []),
+            "latency_s": stored.latency_s,
+            "attempts": stored.attempts,
+            "usage": stored.usage,
+            "audio_sent_sha256": stored.audio_sent,
             "sample": sample,
             "key": key,
             "options": inst.options,
         }
 
     async def _run_judge(
-        self, ds: Dataset, spec: str, store: RunStore, first: list[Instance]
+        self, ds: Dataset, judge: Judge, store: CallStore, first: list[Instance]
     ) -> list[dict[str, Any]]:
-        judge = load_judge(spec)
         check_capabilities(judge, first)
-        await judge.preflight()
+        await self._preflight(judge)
         judge.calibrate(ds)
         # Per-judge limits in the spec (?rpm=…&tpm=…) override the run-wide --rpm.
-        rpm = float(judge.options["rpm"]) if "rpm" in judge.options else self.cfg.rpm
-        tpm = float(judge.options["tpm"]) if "tpm" in judge.options else None
+        js = judge.judge_spec
+        rpm = js.harness_float("rpm") or self.cfg.rpm
+        tpm = js.harness_float("tpm")
+        check_token_budget(judge.label, tpm, first)
         limiter = RateLimiter(rpm, tpm)
         sem = asyncio.Semaphore(self.cfg.concurrency)
         rows = await asyncio.gather(*(self._instance(judge, i, store, limiter, sem) for i in first))
@@ -265,21 +285,54 @@ class Runner:
                 n = len(ds.item(inst.item_id).context)
                 preds[(inst.item_id, inst.branch, inst.cue)] = p_labels(inst, row["pred"], n)
         staged = staging_instances(ds, self.cfg.plan, preds)
+        check_token_budget(judge.label, tpm, staged)
         self.progress.total += len(staged)
         rows += await asyncio.gather(
             *(self._instance(judge, i, store, limiter, sem) for i in staged)
         )
         return list(rows)
 
-    async def run(self) -> list[dict[str, Any]]:
-        judges = [load_judge(s) for s in self.cfg.judges]  # fail fast on a bad spec
-        ds = load_checked(self.cfg.dataset)
-        self.cfg.out.mkdir(parents=True, exist_ok=True)
-        spec = {
+    async def _preflight(self, judge: Judge) -> None:
+        """The judge's own check, bounded by --timeout: a server that accepts the connection
+        but never answers is named as such instead of holding the run."""
+        limit = self.cfg.retry.timeout_s
+        try:
+            async with asyncio.timeout(limit):
+                await judge.preflight()
+        except TimeoutError:
+            where = judge.judge_spec.base_url or judge.judge_spec.backend
+            raise FatalJudgeError(
+                f"{judge.label}: {where} is reachable but not answering (no reply to the "
+                f"start-up check within --timeout {limit:g} s); check the server or raise "
+                "--timeout"
+            ) from None
+        self.notes += [f"{judge.label}: {n}" for n in getattr(judge, "notes", [])]
+
+    def _plan(self, ds: Dataset) -> list[Instance]:
+        plan = self.cfg.plan
+        if "S" in plan.probes and "P" not in plan.probes:
+            raise ParauditError(
+                "probe S (staging) asks about the judge's own P answers; add P (--probes P,S)"
+            )
+        planned = plan_instances(ds, plan)
+        if not planned:
+            raise ParauditError(
+                f"the plan has no questions: probes {','.join(plan.probes)} × protocols "
+                f"{','.join(plan.protocols)} × cues {','.join(plan.cues)} match nothing in "
+                f"{ds.manifest.name} (T and O ask only some cues); widen --probes or --cues"
+            )
+        return planned
+
+    def _record(self, ds: Dataset, spec: RunSpec, judges: list[Judge]) -> dict[str, Any]:
+        """run.json: the RunSpec (identity) and what else an auditor wants to know."""
+        skips_fn = getattr(planner, "plan_skips", None)  # from the protocols branch, if merged
+        skipped = [skip_record(s) for s in skips_fn(ds, self.cfg.plan)] if skips_fn else []
+        return {
             "paraudit": __version__,
+            "spec": spec.as_dict(),
             "dataset": str(self.cfg.dataset.resolve()),
             "dataset_name": ds.manifest.name,
-            "judges": self.cfg.judges,
+            "judges": [j.judge_spec.text for j in judges],
             "judge_details": [j.describe() for j in judges],
             "plan": asdict(self.cfg.plan),
             "concurrency": self.cfg.concurrency,
@@ -287,24 +340,89 @@ class Runner:
             "parse_retries": self.cfg.parse_retries,
             "retry": asdict(self.cfg.retry),
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "skipped": skipped,
         }
-        (self.cfg.out / SPEC).write_text(json.dumps(spec, indent=2) + "\n")
-        planned = plan_instances(ds, self.cfg.plan)
-        self.progress.total = len(planned) * len(self.cfg.judges)
-        store = RunStore(self.cfg.out / STORE)
-        self._finished = store.finished()
-        try:
-            rows: list[dict[str, Any]] = []
-            for s in self.cfg.judges:
-                rows += await self._run_judge(ds, s, store, planned)
-        finally:
-            store.close()
-        tmp = self.cfg.out / (RESULTS + ".tmp")
-        with tmp.open("w", encoding="utf-8") as f:
-            for r in rows:
-                f.write(json.dumps(r, ensure_ascii=False) + "\n")
-        tmp.replace(self.cfg.out / RESULTS)
+
+    async def run(self) -> list[dict[str, Any]]:
+        specs, self.notes = unique_judges(self.cfg.judges)
+        # Built once, before the dataset is read: a bad spec fails fast.
+        loaded = {s.label: load_judge(s) for s in specs}
+        ds = load_checked(self.cfg.dataset)
+        out = self.cfg.out
+        check_out(out)
+        planned = self._plan(ds)  # a plan of nothing is refused before the folder is made
+        out.mkdir(parents=True, exist_ok=True)
+        with RunLock(out):
+            asked = run_spec(ds, self.cfg, specs)
+            got = claim(out, asked, specs, self.cfg.extend)
+            if got.spec != asked:  # --extend grew the run: its plan covers old and new
+                p = self.cfg.plan
+                self.cfg.plan = PlanSpec(
+                    got.spec.probes,  # type: ignore[arg-type]
+                    got.spec.protocols,  # type: ignore[arg-type]
+                    got.spec.cues,
+                    p.orders,
+                    p.seed,
+                    p.limit,
+                )
+                planned = self._plan(ds)
+            self.spec = got.spec
+            judges = [loaded.get(s.label) or load_judge(s) for s in got.judges]
+            if got.history is not None:
+                record = self._record(ds, got.spec, judges)
+                old = read_run_json(out) or {}
+                if "started_at" in old and got.history[-1]["event"] == "extended":
+                    record["started_at"] = old["started_at"]
+                write_run_json(out, {**record, "history": got.history})
+            self.progress.total = len(planned) * len(judges)
+            store = CallStore(out / CALLS)
+            self._finished = store.finished()
+            try:
+                rows: list[dict[str, Any]] = []
+                for judge in judges:
+                    rows += await self._run_judge(ds, judge, store, planned)
+            finally:
+                store.close()
+            write_rows(out, rows)
         return rows
+
+
+def skip_record(skip: Any) -> dict[str, Any]:
+    """A planner skip — (item_id, probe, reason) as a tuple or an object with those fields —
+    as run.json's "skipped" entry."""
+    if isinstance(skip, tuple):
+        item_id, probe, reason = skip[:3]
+    else:
+        item_id, probe, reason = skip.item_id, skip.probe, skip.reason
+    return {"item_id": item_id, "probe": probe, "reason": reason}
+
+
+def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:
+    return RunSpec(
+        dataset_fingerprint=dataset_fingerprint(cfg.dataset),
+        dataset_name=ds.manifest.name,
+        judges=tuple(j.label for j in judges),
+        probes=tuple(cfg.plan.probes),
+        protocols=tuple(cfg.plan.protocols),
+        cues=tuple(cfg.plan.cues),
+        orders=cfg.plan.orders,
+        seed=cfg.plan.seed,
+        limit=cfg.plan.limit,
+        parse_retries=cfg.parse_retries,
+    )
+
+
+def check_token_budget(label: str, tpm: float | None, instances: list[Instance]) -> None:
+    """Refuse up front a token budget that one call alone exceeds: it could never be spent."""
+    if not tpm or not instances:
+        return
+    biggest = max(instances, key=estimated_tokens)
+    need = estimated_tokens(biggest)
+    if need > tpm:
+        raise ParauditError(
+            f"{label}: tpm={tpm:g} is below what one call needs (about {need:.0f} estimated "
+            f"input tokens for {biggest.instance_id}); raise tpm to at least {need:.0f}"
+        )
 
 
 # Tokens per second of audio assumed for --tpm budgeting (Gemini's published rate, the higher
@@ -326,8 +444,9 @@ def text_tokens(instances: list[Instance]) -> int:
 
 def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str, Any]:
     """Plan size, audio seconds, text tokens and an estimated cost per judge; no call is made."""
-    for s in cfg.judges:
-        load_judge(s)
+    specs, _ = unique_judges(cfg.judges)
+    for js in specs:
+        load_judge(js)
     ds = load_checked(cfg.dataset)
     inst = plan_instances(ds, cfg.plan)
     seconds = audio_seconds(inst)
@@ -335,11 +454,11 @@ def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str,
     table = prices if prices is not None else load_prices(None)
     return {
         "instances_per_judge": len(inst),
-        "calls": len(inst) * len(cfg.judges),
+        "calls": len(inst) * len(specs),
         "audio_seconds_per_judge": round(seconds, 1),
         "text_tokens_per_judge": tokens,
         "staging": "asked after P, one per parsed P answer (not counted above)"
         if "S" in cfg.plan.probes
         else "not requested",
-        "cost": {s: estimate(s, tokens, seconds, len(inst), table) for s in cfg.judges},
+        "cost": {js.label: estimate(js, tokens, seconds, len(inst), table) for js in specs},
     }

@@ -56,11 +56,6 @@ class BuiltinJudge(Judge):
         self.fail_times = int(options.get("fail_times", 1))
         self._failures: dict[bytes, int] = {}
 
-    def params(self) -> dict[str, str]:
-        # Harness options do not change answers, so they stay out of the cache key.
-        harness = {"delay", "calllog", "fail_rate", "fail_times", "rpm", "tpm"}
-        return {k: v for k, v in sorted(self.options.items()) if k not in harness}
-
     async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
         key = prompt_hash(prompt, sample)
         if self.calllog:

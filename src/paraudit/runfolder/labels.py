@@ -1,0 +1,36 @@
+"""Unique names for the runs a report or comparison reads together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paraudit.errors import ParauditError
+
+
+def run_labels(run_dirs: list[Path], labels: list[str] | None = None) -> list[str]:
+    """One unique label per run: the given ones, or the shortest trailing parts of the paths
+    that tell the runs apart (x1/run and x2/run → 'x1/run', 'x2/run'). The same folder twice
+    is refused: its rows would be counted twice."""
+    seen: dict[Path, Path] = {}
+    for d in run_dirs:
+        real = d.resolve()
+        if real in seen:
+            raise ParauditError(f"run {d} is given twice (as {seen[real]} too); list each run once")
+        seen[real] = d
+    if labels:
+        if len(labels) != len(run_dirs):
+            raise ParauditError(
+                f"{len(labels)} --label value(s) for {len(run_dirs)} runs; give one per run, "
+                "in the same order, or none"
+            )
+        twice = sorted({x for x in labels if labels.count(x) > 1})
+        if twice:
+            raise ParauditError(f"--label {', '.join(twice)} is used twice; labels must differ")
+        return list(labels)
+    parts = [d.resolve().parts for d in run_dirs]
+    longest = max(len(p) for p in parts)
+    for k in range(1, longest + 1):
+        names = ["/".join(p[-k:]) for p in parts]
+        if len(set(names)) == len(names):
+            return names
+    return [str(d.resolve()) for d in run_dirs]  # unreachable: resolved paths differ

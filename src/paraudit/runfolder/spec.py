@@ -1,0 +1,140 @@
+"""RunSpec: what makes two runs the same run, so a reused `--out` is resumed, not overwritten.
+
+Two runs with equal RunSpecs ask the same questions of the same judges; anything that changes
+the questions or the answers is in it (dataset content, judges' output-changing options, plan,
+re-asks). Harness settings (concurrency, rate limits, timeouts, retries) are not: changing them
+and rerunning resumes the same run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from paraudit.errors import ParauditError
+from paraudit.runfolder.names import RUN_JSON
+
+EXTENDABLE = ("judges", "probes", "protocols", "cues")
+"""Fields `--extend` may grow (never shrink); every other field must match exactly."""
+
+
+def dataset_fingerprint(dataset: Path) -> str:
+    """sha256 over dataset.json, items.jsonl and the sorted names of the audio files.
+
+    Audio content is covered through items.jsonl, whose rows carry each clip's sha256; the
+    names catch clips added or removed without a manifest change.
+    """
+    h = hashlib.sha256()
+    for name in ("dataset.json", "items.jsonl"):
+        path = dataset / name
+        h.update(name.encode() + b"\0")
+        h.update(path.read_bytes() if path.is_file() else b"<missing>")
+        h.update(b"\0")
+    audio = dataset / "audio"
+    names = (
+        sorted(p.relative_to(audio).as_posix() for p in audio.rglob("*")) if audio.is_dir() else []
+    )
+    h.update("\n".join(names).encode())
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    dataset_fingerprint: str
+    """dataset_fingerprint() of the audited dataset folder."""
+    dataset_name: str
+    judges: tuple[str, ...]
+    """Each judge's label: backend, model, base URL and every output-changing option."""
+    probes: tuple[str, ...]
+    protocols: tuple[str, ...]
+    cues: tuple[str, ...]
+    orders: str
+    seed: int
+    limit: int | None
+    parse_retries: int
+    """Re-asks of an unparsed reply (they change which answer a row keeps)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> RunSpec:
+        try:
+            values = {f.name: raw[f.name] for f in fields(cls)}
+        except KeyError as e:
+            raise ParauditError(
+                f"run.json's spec lacks {e}; the file was edited or is damaged"
+            ) from None
+        for name in ("judges", *EXTENDABLE[1:]):
+            values[name] = tuple(values[name])
+        return cls(**values)
+
+    def differences(self, other: RunSpec) -> list[str]:
+        """Human-readable 'field: this → other' for every field that differs."""
+        out = []
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if a != b:
+                out.append(f"{f.name}: {_show(a)} → {_show(b)}")
+        return out
+
+    def extended_by(self, other: RunSpec) -> RunSpec:
+        """This spec with `other`'s judges/probes/protocols/cues added (order kept, no
+        duplicates); refuses when anything else differs."""
+        fixed = [d for d in self.differences(other) if d.split(":", 1)[0] not in EXTENDABLE]
+        if fixed:
+            raise ParauditError(
+                "--extend only adds judges, probes, protocols or cues to the same dataset's "
+                f"run, but {'; '.join(fixed)}; use a new --out for a different run"
+            )
+
+        def grow(name: str) -> tuple[str, ...]:
+            return _union(getattr(self, name), getattr(other, name))
+
+        return replace(
+            self,
+            judges=grow("judges"),
+            probes=grow("probes"),
+            protocols=grow("protocols"),
+            cues=grow("cues"),
+        )
+
+
+def _union(a: Iterable[str], b: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*a, *b]))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(value) or "(none)"
+    if isinstance(value, str) and len(value) == 64:
+        return value[:12] + "…"  # a fingerprint
+    return str(value)
+
+
+def read_run_json(run_dir: Path) -> dict[str, Any] | None:
+    """RUN_DIR/run.json as a dict, None when there is none; a damaged file is one clear line."""
+    path = run_dir / RUN_JSON
+    if not path.is_file():
+        return None
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, OSError) as e:
+        raise ParauditError(
+            f"{path} is unreadable ({e}); restore it, or use a new --out for a fresh run"
+        ) from None
+    if not isinstance(raw, dict):
+        raise ParauditError(f"{path} is not a run record (a JSON object); use a new --out")
+    return raw
+
+
+def write_run_json(run_dir: Path, record: dict[str, Any]) -> None:
+    """Write run.json atomically (temporary file in the folder, then rename)."""
+    tmp = run_dir / f".{RUN_JSON}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, run_dir / RUN_JSON)

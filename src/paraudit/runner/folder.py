@@ -1,0 +1,106 @@
+"""The runner's side of the run-folder contract: claim `--out`, compare its RunSpec with the
+one asked for, and decide whether this is a new run, a resume or an `--extend`."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from paraudit.errors import ParauditError
+from paraudit.judges.spec import JudgeSpec, parse_judge_spec
+from paraudit.runfolder import LOCK, RunSpec, read_run_json
+from paraudit.runfolder.spec import EXTENDABLE
+
+
+def unique_judges(texts: list[str]) -> tuple[list[JudgeSpec], list[str]]:
+    """Parse each --judge once; an exact repeat is dropped with a note, two specs that share a
+    label (same judge, different harness options) are refused: which one would be meant?"""
+    specs: dict[str, JudgeSpec] = {}
+    notes = []
+    for text in texts:
+        s = parse_judge_spec(text)
+        kept = specs.get(s.label)
+        if kept is None:
+            specs[s.label] = s
+        elif kept.options == s.options:
+            notes.append(f"--judge {text} given twice; asked once")
+        else:
+            raise ParauditError(
+                f"--judge {kept.text} and --judge {text} are the same judge ({s.label}) with "
+                "different harness options; keep one"
+            )
+    return list(specs.values()), notes
+
+
+def check_out(out: Path) -> None:
+    """--out must be a folder that is new, empty, or a run folder (checked before any work)."""
+    if out.exists() and not out.is_dir():
+        raise ParauditError(f"--out {out} is a file; pass a folder for the run")
+    parent = next((p for p in [out, *out.parents] if p.exists()), None)
+    if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
+        raise ParauditError(f"--out {out}: {parent} is not writable; pass a folder you can write")
+    if out.is_dir() and read_run_json(out) is None:
+        others = [p.name for p in out.iterdir() if p.name != LOCK]
+        if others:
+            raise ParauditError(
+                f"--out {out} is not empty and holds no run.json (so it is not a run folder); "
+                "pass a new or empty folder"
+            )
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What this invocation will do in the run folder."""
+
+    spec: RunSpec
+    """The run's spec after this invocation (grown by --extend)."""
+    judges: list[JudgeSpec]
+    """Every judge to run, in the run's order (earlier judges re-run from calls.sqlite)."""
+    history: list[dict[str, Any]] | None
+    """run.json's history to write with a new run.json, or None to leave run.json untouched
+    (a plain resume: the run's identity is never rewritten)."""
+
+
+def claim(out: Path, asked: RunSpec, judges: list[JudgeSpec], extend: bool) -> Claim:
+    """Compare the asked-for spec with the folder's; refuse a silent change of run."""
+    now = time.strftime("%Y-%m-%dT%H:%M:%S")
+    old = read_run_json(out)
+    if old is None:
+        return Claim(asked, judges, [{"at": now, "event": "created"}])
+    if "spec" not in old:
+        # A folder written before run specs were recorded: adopt it, noting so.
+        return Claim(asked, judges, [{"at": now, "event": "adopted (run.json had no spec)"}])
+    stored = RunSpec.from_dict(old["spec"])
+    if stored == asked:
+        return Claim(asked, judges, None)
+    if not extend:
+        raise ParauditError(
+            f"--out {out} holds a different run ({'; '.join(stored.differences(asked))}); "
+            "pass a new --out for a separate run, or --extend to add these "
+            f"{'/'.join(EXTENDABLE)} to this one"
+        )
+    grown = stored.extended_by(asked)
+    by_label = {s.label: s for s in judges}
+    for text in old.get("judges", []):
+        s = parse_judge_spec(text)
+        by_label.setdefault(s.label, s)
+    missing = [label for label in grown.judges if label not in by_label]
+    if missing:
+        raise ParauditError(
+            f"run.json names judge(s) {', '.join(missing)} without their spec; pass them "
+            "again with --judge"
+        )
+    if grown == stored:  # nothing new: resume the whole run as it is
+        return Claim(stored, [by_label[label] for label in grown.judges], None)
+    added = {
+        name: [v for v in getattr(grown, name) if v not in getattr(stored, name)]
+        for name in EXTENDABLE
+    }
+    history = [
+        *old.get("history", []),
+        {"at": now, "event": "extended", "added": {k: v for k, v in added.items() if v}},
+    ]
+    return Claim(grown, [by_label[label] for label in grown.judges], history)

@@ -1,0 +1,58 @@
+"""`paraudit report` faults: each is exit 1 with one line naming the problem, no traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from paraudit.cli.main import app
+from paraudit.runfolder import RESULTS, write_rows
+from tests.runfolder.test_rows import row
+
+
+def _report(*args: str) -> tuple[int, str]:
+    r = CliRunner().invoke(app, ["report", *args], env={"COLUMNS": "80"})
+    assert "Traceback" not in r.output, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    return r.exit_code, r.output
+
+
+def _run_dir(path: Path, n: int = 4) -> Path:
+    path.mkdir(parents=True)
+    write_rows(path, [row(item_id=f"i{k}") for k in range(n)])
+    return path
+
+
+def test_report_faults_are_one_line_each(tmp_path: Path) -> None:
+    good = _run_dir(tmp_path / "good")
+    (tmp_path / "file").write_text("x")
+    code, out = _report(str(good), "--out", str(tmp_path / "file"))
+    assert code == 1 and "is a file" in out
+    code, out = _report(str(tmp_path / "nothing"), "--out", str(tmp_path / "o1"))
+    assert code == 1 and "no results.jsonl" in out
+    bad = _run_dir(tmp_path / "bad", n=30)
+    lines = (bad / RESULTS).read_text().splitlines()
+    lines[24] = lines[24][:50]
+    (bad / RESULTS).write_text("\n".join(lines) + "\n")
+    code, out = _report(str(bad), "--out", str(tmp_path / "o2"))
+    assert code == 1 and "line 25" in " ".join(out.split()) and "rerun 'paraudit run'" in out
+    code, out = _report(str(good), str(good) + "/", "--out", str(tmp_path / "o3"))
+    assert code == 1 and "given twice" in out
+    code, out = _report(str(good), "--label", "a", "--label", "b", "--out", str(tmp_path / "o4"))
+    assert code == 1 and "2 --label value(s) for 1 runs" in out
+    other = _run_dir(tmp_path / "other")
+    code, out = _report(
+        str(good), str(other), "--label", "x", "--label", "x", "--out", str(tmp_path / "o5")
+    )
+    assert code == 1 and "--label x is used twice" in out
+    assert not any((tmp_path / f"o{n}").exists() for n in range(1, 6))  # nothing half-written
+
+
+def test_a_good_run_still_reports(tmp_path: Path) -> None:
+    good = _run_dir(tmp_path / "good")
+    code, out = _report(str(good), "--out", str(tmp_path / "rep"), "--replicates", "100")
+    assert code == 0, out
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    assert summary["accuracy"]

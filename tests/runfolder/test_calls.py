@@ -1,0 +1,79 @@
+"""calls.sqlite: schema version, numbered migrations, clear errors for unreadable files."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from paraudit.errors import ParauditError
+from paraudit.runfolder.calls import VERSION, CallRecord, CallStore
+
+V0_SCHEMA = """
+CREATE TABLE calls (
+  key TEXT PRIMARY KEY, judge TEXT NOT NULL, status TEXT NOT NULL, raw TEXT, reason TEXT,
+  latency_s REAL, attempts INTEGER, usage TEXT, audio_sha TEXT, finished_at REAL
+);
+"""
+
+
+def _version0_file(path: Path) -> None:
+    """A store as paraudit wrote it before schema versions: no user_version, no prompt."""
+    db = sqlite3.connect(path)
+    db.executescript(V0_SCHEMA)
+    db.execute(
+        "INSERT INTO calls VALUES (?,?,?,?,?,?,?,?,?,?)",
+        ("k1", "builtin:random", "ok", '{"pred": "R1"}', "", 0.1, 1, "{}", '["abc"]', 1.0),
+    )
+    db.execute(
+        "INSERT INTO calls VALUES (?,?,?,?,?,?,?,?,?,?)",
+        ("k2", "builtin:random", "error", None, "HTTP 500", 0.2, 4, "{}", "[]", 2.0),
+    )
+    db.commit()
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+    db.close()
+
+
+def test_version0_file_is_migrated_and_keeps_its_calls(tmp_path: Path) -> None:
+    path = tmp_path / "calls.sqlite"
+    _version0_file(path)
+    store = CallStore(path)
+    assert store.version == VERSION == 2
+    finished = store.finished()
+    assert set(finished) == {"k1"}  # error calls are retried, not reused
+    assert finished["k1"].raw == '{"pred": "R1"}' and finished["k1"].audio_sent == ["abc"]
+    assert finished["k1"].prompt is None  # not recorded before version 2
+    prompt = [{"text": "which?"}, {"audio": "abc"}]
+    store.put(CallRecord("k3", "builtin:random", "ok", "x", "", 0.1, 1, {}, ["abc"], prompt=prompt))
+    store.close()
+    again = CallStore(path)
+    assert again.finished()["k3"].prompt == prompt
+    assert {r.key for r in again.records()} == {"k1", "k2", "k3"}
+    raw = sqlite3.connect(path).execute("SELECT prompt FROM calls WHERE key='k3'").fetchone()
+    assert json.loads(raw[0]) == prompt
+    again.close()
+
+
+def test_new_file_starts_at_the_current_version(tmp_path: Path) -> None:
+    store = CallStore(tmp_path / "calls.sqlite")
+    assert store.version == VERSION and store.records() == []
+    store.close()
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "calls.sqlite"
+    CallStore(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {VERSION + 1}")
+    db.close()
+    with pytest.raises(ParauditError, match="newer than this paraudit knows"):
+        CallStore(path)
+
+
+def test_corrupt_file_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "calls.sqlite"
+    path.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(ParauditError, match="not a readable call store.*move it aside"):
+        CallStore(path)
