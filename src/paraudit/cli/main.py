@@ -33,7 +33,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "import-hf": (
         "paraudit.cli.hf",
         "import_cmd",
-        "Import a Hugging Face export back into a dataset folder.",
+        "Import a Hugging Face export back into a dataset folder (validated before it is kept).",
     ),
     "run": (
         "paraudit.cli.run",
@@ -60,22 +60,24 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "annotate": (
         "paraudit.cli.annotate",
         "annotate",
-        "Human validation: serve the listening test and print one secret link per annotator.",
+        "Human validation: serve the listening test (native pointwise format) and print one "
+        "secret link per annotator.",
     ),
     "annotate-export": (
         "paraudit.cli.annotate",
         "annotate_export",
-        "Export human answers (JSONL, CSV) or write them as a run folder.",
+        "Export human answers (with the answer key: keep the files away from annotators).",
     ),
     "annotate-stats": (
         "paraudit.cli.annotate",
         "annotate_stats",
-        "Annotator accuracy, agreement, consistency, catch items and hard items.",
+        "Annotator accuracy, agreement on the overlap set, consistency, catch items, hard items.",
     ),
     "annotate-simulate": (
         "paraudit.cli.annotate",
         "annotate_simulate",
-        "Simulated annotators through the real HTTP API (demos and load tests).",
+        "Simulated annotators through the real HTTP API (for demos and load tests; they read the "
+        "answer key from the store, so their accuracy is the skill given, not a human result).",
     ),
 }
 
