@@ -23,6 +23,7 @@ from paraudit.judges.hosted import (
 )
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import Prompt
+from paraudit.protocols.questions import Question
 
 AUDIO_PART_FORMS = ("input_audio", "audio_url")
 
@@ -99,7 +100,9 @@ class OpenAIJudge(Judge):
                 f"openai: cannot reach {self.base_url or 'the OpenAI API'} (is the server running?)"
             ) from None
 
-    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+    async def generate(
+        self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
+    ) -> Reply:
         o = self._openai
         messages, sent = self.messages(prompt)
         try:

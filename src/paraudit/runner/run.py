@@ -20,7 +20,7 @@ from paraudit.judges.base import Judge
 from paraudit.judges.prices import Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
 from paraudit.protocols.instances import Instance
-from paraudit.protocols.parsing import Parsed, parse_choice, parse_matching, parse_turns
+from paraudit.protocols.parsing import Parsed, parse_answer
 from paraudit.protocols.parts import AudioPart
 from paraudit.runner.calls import CallOutcome, RateLimiter, RetryPolicy, call_key, call_with_retries
 from paraudit.runner.plan import PlanSpec, p_labels, plan_instances, staging_instances
@@ -57,12 +57,7 @@ class Progress:
 
 
 def parse_reply(inst: Instance, raw: str) -> Parsed:
-    if inst.answer == "choice":
-        return parse_choice(raw)
-    if inst.answer == "matching":
-        return parse_matching(raw)
-    assert isinstance(inst.gold, dict)
-    return parse_turns(raw, tuple(inst.gold))
+    return parse_answer(inst.question, raw)
 
 
 def load_checked(path: Path) -> Dataset:
@@ -169,7 +164,7 @@ class Runner:
                     self.progress.first_call_at = time.perf_counter()
                 tokens = estimated_tokens(inst) if limiter.tpm else 0.0
                 out: CallOutcome = await call_with_retries(
-                    judge, inst.prompt, sample, limiter, self.cfg.retry, tokens
+                    judge, inst.prompt, sample, limiter, self.cfg.retry, tokens, inst.question
                 )
             self.progress.calls_made += 1
             self.progress.last_call_at = time.perf_counter()
@@ -226,6 +221,7 @@ class Runner:
             "protocol": inst.protocol,
             "cue": inst.cue,
             "order": inst.order,
+            "context_order": inst.context_order,
             "pred": pred,
             "gold": inst.gold,
             "status": status,
@@ -256,14 +252,12 @@ class Runner:
         rows = await asyncio.gather(*(self._instance(judge, i, store, limiter, sem) for i in first))
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
         for inst, row in zip(first, rows, strict=True):
-            if (
-                inst.probe == "P"
-                and row["status"] == "ok"
-                and inst.order == "ab"
-                and inst.branch is not None
-            ):
-                n = len(ds.item(inst.item_id).context)
-                preds[(inst.item_id, inst.branch, inst.cue)] = p_labels(inst, row["pred"], n)
+            # P answers from whichever order ran (the "ab" one when both did).
+            if inst.probe == "P" and row["status"] == "ok" and inst.branch is not None:
+                k = (inst.item_id, inst.branch, inst.cue)
+                if k not in preds or inst.order == "ab":
+                    own = ds.item(inst.item_id).branches[inst.branch].emotions
+                    preds[k] = p_labels(inst, row["pred"], own)
         staged = staging_instances(ds, self.cfg.plan, preds)
         self.progress.total += len(staged)
         rows += await asyncio.gather(
