@@ -44,3 +44,25 @@ def test_rows_carry_context_order_and_per_turn_p_answers(
         assert set(pred) == set(gold) == {"C1", "C3", "C5"}
     # always-first on pairwise: right on exactly half of the counterbalanced presentations
     assert sum(bool(r["correct"]) for r in pair) * 2 == len(pair)
+
+
+def test_run_json_lists_the_skipped_probes(tiny_dataset: Path, tmp_path: Path) -> None:
+    import json
+
+    from paraudit.items.dataset import load_dataset, write_dataset
+
+    ds = load_dataset(tiny_dataset)
+    pos = ds.item("pos-1")
+    b0 = pos.branches[0].model_copy(
+        update={"emotions": ("neutral", "neutral", "angry", "neutral", "sad")}
+    )
+    items = [
+        pos.model_copy(update={"branches": (b0, pos.branches[1])}) if it.id == "pos-1" else it
+        for it in ds.items
+    ]
+    audio = {rel: tiny_dataset / rel for it in items for rel in it.audio_files()}
+    write_dataset(tmp_path / "ds3", ds.manifest, items, audio)
+    rows = _rows(tmp_path / "ds3", tmp_path / "run", "one")
+    assert {r["probe"] for r in rows if r["item_id"] == "pos-1"} == {"J"}
+    skipped = json.loads((tmp_path / "run" / "run.json").read_text())["skipped"]
+    assert [(s["item_id"], s["probe"]) for s in skipped] == [("pos-1", "P"), ("pos-1", "S")]

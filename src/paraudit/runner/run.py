@@ -23,7 +23,13 @@ from paraudit.protocols.instances import Instance
 from paraudit.protocols.parsing import Parsed, parse_answer
 from paraudit.protocols.parts import AudioPart
 from paraudit.runner.calls import CallOutcome, RateLimiter, RetryPolicy, call_key, call_with_retries
-from paraudit.runner.plan import PlanSpec, p_labels, plan_instances, staging_instances
+from paraudit.runner.plan import (
+    PlanSpec,
+    p_labels,
+    plan_instances,
+    plan_skips,
+    staging_instances,
+)
 from paraudit.runner.store import RunStore
 
 STORE = "calls.sqlite"
@@ -281,6 +287,7 @@ class Runner:
             "parse_retries": self.cfg.parse_retries,
             "retry": asdict(self.cfg.retry),
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "skipped": [s._asdict() for s in plan_skips(ds, self.cfg.plan)],
         }
         (self.cfg.out / SPEC).write_text(json.dumps(spec, indent=2) + "\n")
         planned = plan_instances(ds, self.cfg.plan)
