@@ -2,8 +2,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from paraudit.items.balance import balance_warnings, unsupported_items
 from paraudit.items.dataset import load_dataset
+from paraudit.items.records import AuditItem, Branch, Response, Turn
 from paraudit.items.validate import validate_dataset
+from paraudit.sources.starter import positional_sources, single_turn_sources
 
 
 def test_small_starter_build_validates_and_stores_prosody(starter_small: Path) -> None:
@@ -45,3 +48,73 @@ def test_rebuild_is_byte_identical_and_uses_the_cache(
     assert (tmp_path / "again" / "items.jsonl").read_bytes() == (
         starter_small / "items.jsonl"
     ).read_bytes()
+
+
+def _preview(swaps: set[str]) -> list[AuditItem]:
+    """The starter items' branch emotions as a build with `swaps` lays them out (no audio)."""
+    items: list[AuditItem] = []
+
+    def branch(emotions: tuple[str, ...], text: str) -> Branch:
+        audio = tuple("audio/x.wav" for _ in emotions)
+        return Branch(
+            emotions=emotions,
+            audio=audio,
+            response=Response(text=text, emotion="empathetic", audio="audio/r.wav"),
+        )
+
+    for s in single_turn_sources():
+        pairs = list(zip(s.emotions, s.responses, strict=True))
+        pairs = pairs[::-1] if s.id in swaps else pairs
+        b = [branch((e,), r.text) for e, r in pairs]
+        ctx = (Turn(speaker="human", text=s.text),)
+        items.append(
+            AuditItem(id=s.id, task="single-turn-emotions", context=ctx, branches=(b[0], b[1]))
+        )
+    for p in positional_sources():
+        humans = [i for i, t in enumerate(p.turns) if t.speaker == "human"]
+        order = p.branches[::-1] if p.id in swaps else p.branches
+        bs = []
+        for src in order:
+            emos = tuple(
+                (p.before if humans.index(i) < src.shift_human_turn else p.after)
+                if t.speaker == "human"
+                else "neutral"
+                for i, t in enumerate(p.turns)
+            )
+            bs.append(branch(emos, src.response))
+        items.append(
+            AuditItem(id=p.id, task="positional-emotion", context=p.turns, branches=(bs[0], bs[1]))
+        )
+    return items
+
+
+def test_branch_0_is_a_balanced_seeded_coin() -> None:
+    from paraudit.compose.starter import starter_swaps
+
+    swaps = starter_swaps(0)
+    assert swaps == starter_swaps(0) and swaps != starter_swaps(1)
+    items = _preview(swaps)
+    assert balance_warnings(items) == []
+    assert unsupported_items(items) == []
+    # Without the coin the sources would put the earlier shift and the first emotion in branch 0.
+    unswapped = balance_warnings(_preview(set()))
+    assert any("earlier mood shift" in w for w in unswapped)
+    assert any("'angry'" in w for w in unswapped)
+    positional = [p.id for p in positional_sources()]
+    assert abs(2 * len(swaps & set(positional)) - len(positional)) <= 1
+
+
+def test_built_items_follow_the_swap(starter_small: Path) -> None:
+    from paraudit.compose.starter import starter_swaps
+
+    swaps = starter_swaps(0)
+    for it in load_dataset(starter_small).items:
+        assert it.meta["swapped"] == (it.id in swaps)
+        if it.task == "positional-emotion":
+            s0, s1 = it.meta["shift_turns"]
+            assert (s0 > s1) == (it.id in swaps)
+        else:
+            src = next(s for s in single_turn_sources() if s.id == it.id)
+            first = src.emotions[1] if it.id in swaps else src.emotions[0]
+            assert it.branches[0].emotions == (first,)
+            assert it.meta["pair"] == f"{it.branches[0].emotions[0]}/{it.branches[1].emotions[0]}"

@@ -299,3 +299,22 @@ def test_plugged_warning_sources_warn_without_failing(
         ("balance", "2 items looked at", "warning")
     ]
     assert errors_of(problems) == [] and v.dataset_errors(tiny_dataset) == []
+
+
+def test_branch_balance_and_unaskable_items_are_warnings_not_errors(tiny_dataset: Path) -> None:
+    """Validate wires in the balance checks: four copies of the single-turn item that all put
+    'angry' in branch 0 are a warning (a fixed habit could score), and so is an item whose
+    branch has three human emotions (it gets no P/O/S question); neither is an error."""
+
+    def skew(rows: list[dict[str, Any]]) -> None:
+        single = next(r for r in rows if r["id"] == "st-1")
+        rows.extend({**single, "id": f"st-copy-{i}"} for i in range(3))
+        pos = next(r for r in rows if r["id"] == "pos-1")
+        pos["branches"][0]["emotions"] = ["neutral", "neutral", "sad", "neutral", "angry"]
+
+    _edit(tiny_dataset, skew)
+    problems = validate_dataset(tiny_dataset)
+    assert errors_of(problems) == []
+    warned = " | ".join(str(p) for p in problems)
+    assert "put it in branch 0" in warned and "'angry'" in warned
+    assert "pos-1: no P/O/S instances" in warned

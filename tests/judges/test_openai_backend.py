@@ -70,8 +70,9 @@ def test_full_run_sends_every_clip_intact_and_in_order(
     ds = load_dataset(starter_small)
     by_id = {i.instance_id: i for i in plan_instances(ds, PLAN)}
     for r in rows:  # each row names the clips actually sent, in prompt order
+        ctx = "" if r["context_order"] is None else f"|ctx-{r['context_order']}"
         inst = by_id[
-            f"{r['item_id']}|{r['probe']}|{r['protocol']}|{r['cue']}|{r['order']}|"
+            f"{r['item_id']}|{r['probe']}|{r['protocol']}|{r['cue']}|{r['order']}{ctx}|"
             f"{'-' if r['branch'] is None else r['branch']}"
         ]
         assert r["audio_sent_sha256"] == [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]

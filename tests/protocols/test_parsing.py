@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from paraudit.protocols.parsing import parse_choice, parse_matching, parse_turns
@@ -86,3 +88,92 @@ def test_matching(raw: str, want: dict[str, str] | None) -> None:
 )
 def test_turn_labels(raw: str, want: dict[str, str] | None) -> None:
     assert parse_turns(raw, ("C1", "C3")).pred == want
+
+
+# --- one test per rule of issue 8 -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"reasoning": "x", "pred": "R1", "pred": "R2"}',
+        '{"reasoning": "x", "pred": "R1", "PRED": "R1"}',  # even when they agree
+        '{"reasoning": "x", "Reasoning": "y", "pred": "R1"}',
+    ],
+)
+def test_duplicate_keys_are_unparsed(raw: str) -> None:
+    p = parse_choice(raw)
+    assert p.pred is None and "twice" in p.reason
+
+
+def test_duplicate_keys_inside_a_matching_or_turn_labels_are_unparsed() -> None:
+    assert parse_matching('{"pred": {"CA": "R1", "ca": "R2", "CB": "R2"}}').pred is None
+    assert parse_matching('{"pred": "{\\"CA\\": \\"R1\\", \\"CA\\": \\"R2\\"}"}').pred is None
+    assert (
+        parse_turns('{"pred": {"C1": "E1", "C[1]": "E2", "C3": "E2"}}', ("C1", "C3")).pred is None
+    )
+
+
+def test_control_characters_inside_strings_are_accepted() -> None:
+    raw = '{"reasoning": "first line\nsecond\tline", "pred": "R2"}'
+    assert parse_choice(raw).pred == "R2"
+
+
+def test_an_option_meaning_maps_through_the_options() -> None:
+    options = {"R1": "angry", "R2": "sad"}
+    assert parse_choice('{"reasoning": "x", "pred": "angry"}', options).pred == "R1"
+    assert parse_choice('{"reasoning": "x", "pred": "Sad."}', options).pred == "R2"
+    assert parse_choice('{"reasoning": "x", "pred": "happy"}', options).pred is None
+    # Without meanings (or with two equal ones) a name cannot be mapped.
+    assert parse_choice('{"reasoning": "x", "pred": "angry"}').pred is None
+    same = {"R1": "angry", "R2": "angry"}
+    assert parse_choice('{"reasoning": "x", "pred": "angry"}', same).pred is None
+    turns = parse_turns(
+        '{"pred": {"C1": "neutral", "C3": "frazzled"}}',
+        ("C1", "C3"),
+        {"E1": "neutral", "E2": "frazzled"},
+    )
+    assert turns.pred == {"C1": "E1", "C3": "E2"}
+
+
+@pytest.mark.parametrize(
+    ("pred", "want"),
+    [
+        ("R1 (angry)", "R1"),
+        ("R2 (sad)", "R2"),
+        ("R1 (the calmer reply)", "R1"),
+        ("**R1**", "R1"),
+        ("`R2`", "R2"),
+        ("**R2 (sad)**", "R2"),
+        ("R1 (sad)", None),  # the note names the other option: ambiguous
+        ("R1 (not R2)", None),
+        ("**R1** or R2", None),
+    ],
+)
+def test_annotated_labels_are_accepted_when_unambiguous(pred: str, want: str | None) -> None:
+    raw = json.dumps({"reasoning": "x", "pred": pred})
+    assert parse_choice(raw, {"R1": "angry", "R2": "sad"}).pred == want
+
+
+def test_parse_answer_dispatches_on_the_question() -> None:
+    from paraudit.protocols.parsing import parse_answer
+    from paraudit.protocols.questions import Question
+
+    q = Question(
+        "positional-emotion",
+        "P",
+        "pointwise",
+        "none",
+        "turns",
+        {"E1": "neutral", "E2": "angry"},
+        human_keys=("C1", "C3"),
+    )
+    assert parse_answer(q, '{"pred": {"C1": "E1", "C3": "angry"}}').pred == {
+        "C1": "E1",
+        "C3": "E2",
+    }
+    m = Question("x", "J", "pairwise", "none", "matching", {"R1": "", "R2": ""})
+    assert parse_answer(m, '{"pred": {"CA": "**R2**", "CB": "R1"}}').pred == {
+        "CA": "R2",
+        "CB": "R1",
+    }

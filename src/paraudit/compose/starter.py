@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -113,11 +115,41 @@ def _voices_meta(renderer: Renderer) -> dict[str, str]:
     }
 
 
-def single_turn_item(src: SingleTurnSource, asm: _Assembler) -> AuditItem | None:
+def branch_swaps(groups: dict[str, list[str]], seed: int) -> set[str]:
+    """Source ids whose two realisations are swapped, so that branch 0 is neither "the first
+    emotion listed" nor "the earlier shift": within each group a seeded shuffle swaps exactly half
+    (an odd group's middle one by a seeded coin). Stable for a seed, whatever `limit` is."""
+    swapped: set[str] = set()
+    for group, ids in sorted(groups.items()):
+        rng = random.Random(hashlib.sha256(f"{seed}|{group}".encode()).digest())
+        order = sorted(ids)
+        rng.shuffle(order)
+        half = len(order) // 2
+        swapped.update(order[:half])
+        if len(order) % 2 and rng.random() < 0.5:
+            swapped.add(order[half])
+    return swapped
+
+
+def starter_swaps(seed: int) -> set[str]:
+    """Swaps for the starter set: single-turn balanced per emotion pair, positional overall (both
+    of its branches have the same two emotions, so only the timing can be fixed)."""
+    groups: dict[str, list[str]] = {}
+    for s in single_turn_sources():
+        groups.setdefault("single:" + "/".join(sorted(s.emotions)), []).append(s.id)
+    for p in positional_sources():
+        groups.setdefault("positional", []).append(p.id)
+    return branch_swaps(groups, seed)
+
+
+def single_turn_item(
+    src: SingleTurnSource, asm: _Assembler, swap: bool = False
+) -> AuditItem | None:
     branches: list[Branch] = []
     qc: list[list[dict[str, Any]]] = []
     ok = True
-    for emotion, resp in zip(src.emotions, src.responses, strict=True):
+    pairs = list(zip(src.emotions, src.responses, strict=True))
+    for emotion, resp in pairs[::-1] if swap else pairs:
         human = asm.clip(src.text, "human", emotion)
         reply = asm.clip(resp.text, "assistant", resp.emotion)
         ok = ok and human.accepted and reply.accepted
@@ -141,7 +173,8 @@ def single_turn_item(src: SingleTurnSource, asm: _Assembler) -> AuditItem | None
         meta={
             "source": "paraudit-starter",
             "source_id": src.id,
-            "pair": "/".join(src.emotions),
+            "pair": "/".join(b.emotions[0] for b in branches),
+            "swapped": swap,
             "tts": asm.renderer.label,
             "voices": _voices_meta(asm.renderer),
             "prosody": qc,
@@ -149,12 +182,13 @@ def single_turn_item(src: SingleTurnSource, asm: _Assembler) -> AuditItem | None
     )
 
 
-def positional_item(src: PositionalSource, asm: _Assembler) -> AuditItem | None:
+def positional_item(src: PositionalSource, asm: _Assembler, swap: bool = False) -> AuditItem | None:
     human_idx = [i for i, t in enumerate(src.turns) if t.speaker == "human"]
     branches: list[Branch] = []
     qc: list[list[dict[str, Any]]] = []
     ok = True
-    for b in src.branches:
+    order = src.branches[::-1] if swap else src.branches
+    for b in order:
         emotions: list[str] = []
         audio: list[str] = []
         rows: list[dict[str, Any]] = []
@@ -195,8 +229,9 @@ def positional_item(src: PositionalSource, asm: _Assembler) -> AuditItem | None:
             "source_id": src.id,
             "domain": src.domain,
             "pair": f"{src.before}->{src.after}",
-            "shift_turns": [human_idx[b.shift_human_turn] for b in src.branches],
-            "causes": [b.cause for b in src.branches],
+            "shift_turns": [human_idx[b.shift_human_turn] for b in order],
+            "causes": [b.cause for b in order],
+            "swapped": swap,
             "tts": asm.renderer.label,
             "voices": _voices_meta(asm.renderer),
             "prosody": qc,
@@ -212,10 +247,12 @@ def build_starter(
     cache_dir: Path | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
+    seed: int = 0,
 ) -> BuildReport:
     """Render and verify the starter set and write it to `out` (atomically).
 
-    `on_progress(done, total)` is called as clips finish.
+    `on_progress(done, total)` is called as clips finish. `seed` decides which realisation of
+    each source becomes branch 0 (`starter_swaps`).
     """
     t0 = time.perf_counter()
     renderer = Renderer(voice, cache_dir)
@@ -223,10 +260,11 @@ def build_starter(
     asm = _Assembler(renderer, report)
     items: list[AuditItem] = []
     jobs: list[tuple[str, Callable[[], AuditItem | None]]] = []
+    swaps = starter_swaps(seed)
     for s in single_turn_sources()[:limit]:
-        jobs.append((s.id, lambda s=s: single_turn_item(s, asm)))  # type: ignore[misc]
+        jobs.append((s.id, lambda s=s: single_turn_item(s, asm, s.id in swaps)))  # type: ignore[misc]
     for p in positional_sources()[:limit]:
-        jobs.append((p.id, lambda p=p: positional_item(p, asm)))  # type: ignore[misc]
+        jobs.append((p.id, lambda p=p: positional_item(p, asm, p.id in swaps)))  # type: ignore[misc]
     asm.planning = []
     for _, job in jobs:
         job()

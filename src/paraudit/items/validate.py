@@ -22,6 +22,7 @@ import soundfile as sf
 from pydantic import ValidationError
 
 from paraudit.errors import DatasetError
+from paraudit.items.balance import balance_warnings, unsupported_items
 from paraudit.items.clips import read_clip
 from paraudit.items.dataset import (
     AUDIO_DIR,
@@ -77,10 +78,13 @@ def dataset_errors(
 
 
 # Warning sources over the parsed items: (field shown in the problem, function returning one
-# message per finding). The integrator plugs paraudit.items.balance in here, e.g.
-# (("balance", balance_warnings), ("emotions", unsupported_items)).
+# message per finding): which realisation is branch 0 (a habit a judge could exploit) and items
+# P/O/S cannot ask (more than two human emotions in a branch).
 ItemWarningSource = Callable[[Sequence[AuditItem]], list[str]]
-ITEM_WARNING_SOURCES: tuple[tuple[str, ItemWarningSource], ...] = ()
+ITEM_WARNING_SOURCES: tuple[tuple[str, ItemWarningSource], ...] = (
+    ("balance", balance_warnings),
+    ("emotions", unsupported_items),
+)
 
 
 @dataclass(frozen=True)

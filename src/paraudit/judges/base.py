@@ -9,6 +9,7 @@ from typing import Any
 from paraudit.errors import ParauditError
 from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 from paraudit.protocols.parts import Prompt
+from paraudit.protocols.questions import Question
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,9 @@ class Judge(ABC):
     """A judge backend. Subclasses are built from a spec string by the registry."""
 
     capabilities = Capabilities()
+    reads_question = False
+    """True: the runner passes each instance's structured `question` to `generate` (judges
+    that answer from the question's data rather than only the prompt, e.g. the built-ins)."""
 
     def __init__(self, spec: str, options: dict[str, str]) -> None:
         self.spec = spec
@@ -75,5 +79,8 @@ class Judge(ABC):
         return {"spec": self.judge_spec.head, "label": self.label, "params": self.params()}
 
     @abstractmethod
-    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
-        """Answer one prompt; `sample` distinguishes re-asks of the same prompt."""
+    async def generate(
+        self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
+    ) -> Reply:
+        """Answer one prompt; `sample` distinguishes re-asks of the same prompt. `question` (the
+        same question as data) is passed only when the class sets `reads_question`."""

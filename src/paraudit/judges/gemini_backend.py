@@ -24,6 +24,7 @@ from paraudit.judges.hosted import (
 )
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import AudioPart, Prompt
+from paraudit.protocols.questions import Question
 
 # Gemini's documented limit for a request with inline data is 20 MB; leave room for the text
 # and base64 overhead.
@@ -121,7 +122,9 @@ class GeminiJudge(Judge):
                 f"gemini: cannot reach {self.base_url or 'the Gemini API'} ({type(e).__name__})"
             ) from None
 
-    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+    async def generate(
+        self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
+    ) -> Reply:
         contents, sent, via_files = await self.contents(prompt)
         try:
             resp = await self.client.aio.models.generate_content(

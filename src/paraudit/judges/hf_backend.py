@@ -25,6 +25,7 @@ from paraudit.judges.batching import Batcher
 from paraudit.judges.hosted import sdk_version
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import AudioPart, Prompt
+from paraudit.protocols.questions import Question
 
 BATCH_WAIT_S = 0.02
 
@@ -184,7 +185,9 @@ class HFJudge(Judge):
             for text, n in zip(decoded, notes, strict=True)
         ]
 
-    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+    async def generate(
+        self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
+    ) -> Reply:
         if self.model is None:
             await self.preflight()
         return await self.batcher.submit(prompt)

@@ -24,6 +24,7 @@ from paraudit.judges.hosted import (
 )
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import Prompt
+from paraudit.protocols.questions import Question
 
 AUDIO_PART_FORMS = ("input_audio", "audio_url")
 LISTING_ABSENT = (404, 405, 501)
@@ -129,7 +130,9 @@ class OpenAIJudge(Judge):
                 f"(it serves: {', '.join(ids[:10])})"
             )
 
-    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+    async def generate(
+        self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
+    ) -> Reply:
         o = self._openai
         messages, sent = self.messages(prompt)
         try:

@@ -16,6 +16,7 @@ from paraudit.judges.batching import Batcher
 from paraudit.judges.hosted import Decoding, openai_content, sdk_version
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import Prompt
+from paraudit.protocols.questions import Question
 
 BATCH_WAIT_S = 0.05
 
@@ -87,7 +88,9 @@ class VLLMJudge(Judge):
             for o, s in zip(outs, sent, strict=True)
         ]
 
-    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+    async def generate(
+        self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
+    ) -> Reply:
         if self.llm is None:
             await self.preflight()
         return await self.batcher.submit(prompt)

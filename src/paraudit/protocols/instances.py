@@ -1,8 +1,12 @@
 """Item → instances: every question put to a judge, with its gold answer.
 
-An instance is one (item, probe, protocol, cue, order, branch) cell of the audit plan. Its
-`answer` says how a reply is parsed: a choice between two labels, a CA/CB matching, or a label
-per human turn.
+An instance is one (item, probe, protocol, cue, presentation, branch) cell of the audit plan. Its
+prompt is the exact sequence of parts sent; its `question` says the same thing as data (answer
+kind, options, clip roles), so parsing and the built-in judges never read the prompt's wording.
+
+Presentation is counterbalanced: `order` swaps the responses (R1/R2) and, for pairwise,
+`context_order` swaps which branch's context is shown as CA, so a fixed habit ("R1", "CA gets
+the first response") lands at chance instead of passing for skill.
 """
 
 from __future__ import annotations
@@ -11,21 +15,31 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from paraudit.items.dataset import Dataset
 from paraudit.items.records import AuditItem
-from paraudit.protocols import paper_prompts as pp
 from paraudit.protocols.parts import AudioPart, Part, Prompt, TextPart
+from paraudit.protocols.questions import (
+    AnswerKind,
+    ClipRole,
+    Probe,
+    Protocol,
+    Question,
+    TextTurn,
+    form_for,
+    question_head,
+    shape_of,
+)
 
-Probe = Literal["J", "P", "O", "S", "T"]
-Protocol = Literal["pointwise", "pairwise"]
-AnswerKind = Literal["choice", "matching", "turns"]
 PROBES: tuple[Probe, ...] = ("J", "P", "O", "S", "T")
 PROTOCOLS: tuple[Protocol, ...] = ("pointwise", "pairwise")
 CUES = ("none", "soft", "hard", "transition")
 ORDERS = ("ab", "ba")
+CONTEXT_ORDERS = ("ab", "ba")
 SPEAKER_NAMES = {"human": "human", "assistant": "voice assistant"}
+
+Presentation = tuple[str | None, str]
+"""(context_order, order): context_order is None for pointwise."""
 
 
 @dataclass(frozen=True)
@@ -38,24 +52,35 @@ class Instance:
     protocol: Protocol
     cue: str
     order: str
-    """'ab': R1/E1 is branch 0's; 'ba': swapped. Measures position bias."""
+    """Response order. 'ab': R1/E1 is branch 0's; 'ba': swapped. Measures position bias."""
     branch: int | None
     """The branch whose audio (or labels) C carries; None for pairwise."""
     prompt: Prompt
-    answer: AnswerKind
     gold: str | dict[str, str]
     """'R1'/'R2', or {'CA': .., 'CB': ..}, or {'C1': 'E1', ...} for human turns."""
-    options: dict[str, str] = field(default_factory=dict)
-    """What each offered label stands for (e.g. E1 → 'neutral'), for Staging and reports."""
+    question: Question = field(compare=False)
+    """The question as data: what judges with `reads_question` and the parser read."""
+    context_order: str | None = None
+    """Pairwise only. 'ab': CA is branch 0's context; 'ba': CA is branch 1's."""
+
+    @property
+    def answer(self) -> AnswerKind:
+        return self.question.answer
+
+    @property
+    def options(self) -> dict[str, str]:
+        """What each offered label stands for (e.g. E1 → 'neutral')."""
+        return self.question.options
 
     @property
     def instance_id(self) -> str:
         b = "-" if self.branch is None else str(self.branch)
-        return f"{self.item_id}|{self.probe}|{self.protocol}|{self.cue}|{self.order}|{b}"
+        ctx = "" if self.context_order is None else f"|ctx-{self.context_order}"
+        return f"{self.item_id}|{self.probe}|{self.protocol}|{self.cue}|{self.order}{ctx}|{b}"
 
 
 def is_multi_turn(item: AuditItem) -> bool:
-    return item.task != "single-turn-emotions"
+    return shape_of(item.task) == "multi-turn"
 
 
 def cues_for(item: AuditItem, probe: Probe, cues: tuple[str, ...]) -> list[str]:
@@ -65,143 +90,161 @@ def cues_for(item: AuditItem, probe: Probe, cues: tuple[str, ...]) -> list[str]:
     return [c for c in cues if c != "transition" or is_multi_turn(item)]
 
 
-def _audio(ds: Dataset, rel: str) -> AudioPart:
-    return AudioPart(ds.audio_path(rel), Path(rel).stem)
-
-
 def _resp_order(order: str) -> tuple[int, int]:
     return (0, 1) if order == "ab" else (1, 0)
+
+
+def _ctx_order(context_order: str | None) -> tuple[int, int]:
+    return (0, 1) if context_order in (None, "ab") else (1, 0)
 
 
 def _choice_gold(branch: int, order: str) -> str:
     return "R1" if _resp_order(order)[0] == branch else "R2"
 
 
-def _matching_gold(order: str) -> dict[str, str]:
-    first = _resp_order(order)[0]
-    return {"CA": "R1", "CB": "R2"} if first == 0 else {"CA": "R2", "CB": "R1"}
+def _matching_gold(context_order: str | None, order: str) -> dict[str, str]:
+    ca = _ctx_order(context_order)[0]
+    ca_label = "R1" if _resp_order(order)[0] == ca else "R2"
+    return {"CA": ca_label, "CB": "R2" if ca_label == "R1" else "R1"}
 
 
-def _context_audio(ds: Dataset, item: AuditItem, branch: int, conv: str) -> list[Part]:
-    parts: list[Part] = []
-    for t, (turn, rel) in enumerate(zip(item.context, item.branches[branch].audio, strict=True), 1):
-        parts.append(TextPart(f"Conversation {conv} turn {t} ({SPEAKER_NAMES[turn.speaker]}) clip"))
-        parts.append(_audio(ds, rel))
-    return parts
+class _Layout:
+    """Builds a prompt and, beside it, the role of every clip and every text turn."""
+
+    def __init__(self, head: str) -> None:
+        self.parts: list[Part] = [TextPart(head)]
+        self.clips: list[ClipRole] = []
+        self.turns: list[TextTurn] = []
+
+    def text(self, text: str) -> None:
+        self.parts.append(TextPart(text))
+
+    def clip(self, ds: Dataset, rel: str, role: ClipRole) -> None:
+        self.parts.append(AudioPart(ds.audio_path(rel), Path(rel).stem))
+        self.clips.append(role)
+
+    def context_audio(self, ds: Dataset, item: AuditItem, branch: int, conv: str) -> None:
+        """A conversation's turns as labelled clips (multi-turn) or one labelled clip."""
+        audio = item.branches[branch].audio
+        if not is_multi_turn(item):
+            self.text(f"{conv}:")
+            self.clip(ds, audio[0], ClipRole(conv, 1, "human"))
+            return
+        for t, (turn, rel) in enumerate(zip(item.context, audio, strict=True), 1):
+            self.text(f"Conversation {conv} turn {t} ({SPEAKER_NAMES[turn.speaker]}) clip")
+            self.clip(ds, rel, ClipRole(conv, t, turn.speaker))
+
+    def response_audio(self, ds: Dataset, item: AuditItem, order: str) -> None:
+        for label, b in zip(("R1", "R2"), _resp_order(order), strict=True):
+            self.text(f"{label}:")
+            self.clip(ds, item.branches[b].response.audio, ClipRole(label, None, "assistant"))
+
+    def transcript(self, item: AuditItem, emotions: tuple[str, ...] | None, conv: str) -> str:
+        lines = []
+        for t, turn in enumerate(item.context, 1):
+            emotion = emotions[t - 1] if emotions else None
+            self.turns.append(TextTurn(conv, t, turn.speaker, turn.text, emotion))
+            if is_multi_turn(item):
+                line = f"{conv} turn {t} ({SPEAKER_NAMES[turn.speaker]}): transcript: {turn.text}"
+            else:
+                line = f"{conv}: transcript: {turn.text}"
+            lines.append(line + (f" emotion: {emotion}" if emotion else ""))
+        return "\n".join(lines)
+
+    def question(
+        self,
+        item: AuditItem,
+        probe: Probe,
+        protocol: Protocol,
+        cue: str,
+        options: dict[str, str],
+        human_keys: tuple[str, ...] = (),
+    ) -> Question:
+        return Question(
+            task=item.task,
+            probe=probe,
+            protocol=protocol,
+            cue=cue,
+            answer=form_for(item.task, probe, protocol).answer,
+            options=options,
+            clips=tuple(self.clips),
+            context=tuple(self.turns),
+            human_keys=human_keys,
+        )
 
 
-def _response_audio(ds: Dataset, item: AuditItem, order: str) -> list[Part]:
-    parts: list[Part] = []
-    for label, b in zip(("R1", "R2"), _resp_order(order), strict=True):
-        parts += [TextPart(f"{label}:"), _audio(ds, item.branches[b].response.audio)]
-    return parts
-
-
-def _responses_text(item: AuditItem, order: str) -> str:
-    a, b = _resp_order(order)
-    return f"R1: {item.branches[a].response.text}\nR2: {item.branches[b].response.text}"
-
-
-def _transcript_block(item: AuditItem, emotions: tuple[str, ...] | None, conv: str) -> str:
-    if not is_multi_turn(item):
-        line = f"{conv}: transcript: {item.context[0].text}"
-        return line + (f" emotion: {emotions[0]}" if emotions else "")
-    lines = []
-    for t, turn in enumerate(item.context, 1):
-        line = f"{conv} turn {t} ({SPEAKER_NAMES[turn.speaker]}): transcript: {turn.text}"
-        lines.append(line + (f" emotion: {emotions[t - 1]}" if emotions else ""))
-    return "\n".join(lines)
+_AUDIO_OPTIONS = {"R1": "", "R2": ""}
 
 
 def j_instance(
-    ds: Dataset, item: AuditItem, protocol: Protocol, cue: str, order: str, branch: int | None
+    ds: Dataset,
+    item: AuditItem,
+    protocol: Protocol,
+    cue: str,
+    order: str,
+    branch: int | None,
+    context_order: str | None = None,
 ) -> Instance:
-    multi = is_multi_turn(item)
-    parts: list[Part]
+    lay = _Layout(question_head(form_for(item.task, "J", protocol), cue))
+    gold: str | dict[str, str]
     if protocol == "pointwise":
         assert branch is not None
-        if multi:
-            head = pp.fill(pp.MULTI_J_POINTWISE, cue=pp.multi_cue("pointwise", cue))
-            parts = [TextPart(head), *_context_audio(ds, item, branch, "C")]
-        else:
-            head = pp.fill(pp.SINGLE_J_POINTWISE, cue=pp.SINGLE_CUES[cue])
-            parts = [TextPart(head), TextPart("C:"), _audio(ds, item.branches[branch].audio[0])]
-        gold: str | dict[str, str] = _choice_gold(branch, order)
-        kind: AnswerKind = "choice"
+        lay.context_audio(ds, item, branch, "C")
+        gold = _choice_gold(branch, order)
     else:
-        if multi:
-            head = pp.fill(pp.MULTI_J_PAIRWISE, cue=pp.multi_cue("pairwise", cue))
-            parts = [
-                TextPart(head),
-                *_context_audio(ds, item, 0, "CA"),
-                *_context_audio(ds, item, 1, "CB"),
-            ]
-        else:
-            head = pp.fill(pp.SINGLE_J_PAIRWISE, cue=pp.SINGLE_CUES[cue])
-            parts = [
-                TextPart(head),
-                TextPart("CA:"),
-                _audio(ds, item.branches[0].audio[0]),
-                TextPart("CB:"),
-                _audio(ds, item.branches[1].audio[0]),
-            ]
-        gold, kind = _matching_gold(order), "matching"
-    parts += _response_audio(ds, item, order)
-    return Instance(item.id, item.task, "J", protocol, cue, order, branch, tuple(parts), kind, gold)
+        ca, cb = _ctx_order(context_order)
+        lay.context_audio(ds, item, ca, "CA")
+        lay.context_audio(ds, item, cb, "CB")
+        gold = _matching_gold(context_order, order)
+    lay.response_audio(ds, item, order)
+    q = lay.question(item, "J", protocol, cue, dict(_AUDIO_OPTIONS))
+    return Instance(
+        item.id,
+        item.task,
+        "J",
+        protocol,
+        cue,
+        order,
+        branch,
+        tuple(lay.parts),
+        gold,
+        q,
+        context_order if protocol == "pairwise" else None,
+    )
+
+
+def p_pair(item: AuditItem, branch: int) -> tuple[str, str]:
+    """The two emotions P offers for `branch`, before and after its shift (single-turn: the two
+    branches' emotions). A branch without a shift borrows the other branch's second emotion."""
+    if not is_multi_turn(item):
+        return item.branches[0].emotions[0], item.branches[1].emotions[0]
+    humans = item.human_turns()
+    seen = list(dict.fromkeys(item.branches[branch].emotions[i] for i in humans))
+    if len(seen) < 2:
+        other = item.branches[1 - branch].emotions
+        seen += [e for e in dict.fromkeys(other[i] for i in humans) if e not in seen]
+    return seen[0], seen[1]
 
 
 def p_instance(ds: Dataset, item: AuditItem, cue: str, order: str, branch: int) -> Instance:
     emotions = item.branches[branch].emotions
-    humans = item.human_turns()
+    pair = p_pair(item, branch)
+    e1, e2 = pair if order == "ab" else pair[::-1]
+    lay = _Layout(question_head(form_for(item.task, "P", "pointwise"), cue))
     if not is_multi_turn(item):
-        pair = (item.branches[0].emotions[0], item.branches[1].emotions[0])
-        e1, e2 = pair if order == "ab" else pair[::-1]
-        head = pp.fill(pp.SINGLE_P, cue=pp.SINGLE_CUES[cue])
-        parts: list[Part] = [
-            TextPart(head),
-            TextPart(f"R1 = {e1}\nR2 = {e2}"),
-            TextPart("C:"),
-            _audio(ds, item.branches[branch].audio[0]),
-        ]
+        lay.text(f"R1 = {e1}\nR2 = {e2}")
+        lay.context_audio(ds, item, branch, "C")
         gold: str | dict[str, str] = "R1" if emotions[0] == e1 else "R2"
-        return Instance(
-            item.id,
-            item.task,
-            "P",
-            "pointwise",
-            cue,
-            order,
-            branch,
-            tuple(parts),
-            "choice",
-            gold,
-            {"R1": e1, "R2": e2},
-        )
-    # E1/E2: the two human emotions of this branch (before, after the shift), in `order`.
-    seen = list(dict.fromkeys(emotions[i] for i in humans))
-    if len(seen) < 2:
-        other = item.branches[1 - branch].emotions
-        seen += [e for e in dict.fromkeys(other[i] for i in humans) if e not in seen]
-    e1, e2 = (seen[0], seen[1]) if order == "ab" else (seen[1], seen[0])
-    head = pp.fill(pp.MULTI_P, cue=pp.MULTI_P_CUES[cue])
-    parts = [
-        TextPart(head),
-        *_context_audio(ds, item, branch, "C"),
-        TextPart(f"E1 = {e1}\nE2 = {e2}"),
-    ]
-    gold = {f"C{i + 1}": ("E1" if emotions[i] == e1 else "E2") for i in humans}
+        q = lay.question(item, "P", "pointwise", cue, {"R1": e1, "R2": e2})
+    else:
+        lay.context_audio(ds, item, branch, "C")
+        lay.text(f"E1 = {e1}\nE2 = {e2}")
+        humans = item.human_turns()
+        gold = {f"C{i + 1}": ("E1" if emotions[i] == e1 else "E2") for i in humans}
+        keys = tuple(f"C{i + 1}" for i in humans)
+        q = lay.question(item, "P", "pointwise", cue, {"E1": e1, "E2": e2}, keys)
     return Instance(
-        item.id,
-        item.task,
-        "P",
-        "pointwise",
-        cue,
-        order,
-        branch,
-        tuple(parts),
-        "turns",
-        gold,
-        {"E1": e1, "E2": e2},
+        item.id, item.task, "P", "pointwise", cue, order, branch, tuple(lay.parts), gold, q
     )
 
 
@@ -213,9 +256,9 @@ def text_instance(
     order: str,
     branch: int | None,
     staged: dict[int, tuple[str, ...]] | None = None,
+    context_order: str | None = None,
 ) -> Instance:
     """O (true emotions), S (the judge's own P predictions, in `staged`) and T (no emotions)."""
-    multi = is_multi_turn(item)
 
     def emos(b: int) -> tuple[str, ...] | None:
         if probe == "T":
@@ -225,39 +268,76 @@ def text_instance(
             return staged[b]
         return item.branches[b].emotions
 
-    if probe == "T":
-        head = pp.fill(pp.CONTROL_T_POINTWISE, cue=pp.SINGLE_CUES[cue])
-    elif multi:
-        disclaimer = " " + pp.MULTI_PRED_DISCLAIMER if probe == "S" else "\n"
-        tmpl = pp.MULTI_OS_POINTWISE if protocol == "pointwise" else pp.MULTI_OS_PAIRWISE
-        head = pp.fill(tmpl, cue=pp.multi_cue(protocol, cue), disclaimer=disclaimer)
-    else:
-        tmpl = {
-            ("O", "pointwise"): pp.SINGLE_O_POINTWISE,
-            ("S", "pointwise"): pp.SINGLE_S_POINTWISE,
-            ("O", "pairwise"): pp.SINGLE_O_PAIRWISE,
-            ("S", "pairwise"): pp.SINGLE_S_PAIRWISE,
-        }[(probe, protocol)]
-        head = pp.fill(tmpl, cue=pp.SINGLE_CUES[cue])
+    lay = _Layout(question_head(form_for(item.task, probe, protocol), cue))
+    gold: str | dict[str, str]
     if protocol == "pointwise":
         assert branch is not None
-        body = _transcript_block(item, emos(branch), "C")
-        gold: str | dict[str, str] = _choice_gold(branch, order)
-        kind: AnswerKind = "choice"
+        body = lay.transcript(item, emos(branch), "C")
+        gold = _choice_gold(branch, order)
     else:
-        body = (
-            _transcript_block(item, emos(0), "CA") + "\n" + _transcript_block(item, emos(1), "CB")
-        )
-        gold, kind = _matching_gold(order), "matching"
-    text = f"{head}\n{body}\n{_responses_text(item, order)}"
+        ca, cb = _ctx_order(context_order)
+        body = lay.transcript(item, emos(ca), "CA") + "\n" + lay.transcript(item, emos(cb), "CB")
+        gold = _matching_gold(context_order, order)
+    a, b = _resp_order(order)
+    r1, r2 = item.branches[a].response.text, item.branches[b].response.text
+    head = lay.parts[0]
+    assert isinstance(head, TextPart)
+    text = f"{head.text}\n{body}\nR1: {r1}\nR2: {r2}"
+    q = lay.question(item, probe, protocol, cue, {"R1": r1, "R2": r2})
     return Instance(
-        item.id, item.task, probe, protocol, cue, order, branch, (TextPart(text),), kind, gold
+        item.id,
+        item.task,
+        probe,
+        protocol,
+        cue,
+        order,
+        branch,
+        (TextPart(text),),
+        gold,
+        q,
+        context_order if protocol == "pairwise" else None,
     )
 
 
-def choose_orders(item: AuditItem, orders: str, seed: int, key: str) -> list[str]:
-    """Both orders, or one per instance by a seeded draw (stable across runs)."""
+def presentations(
+    item: AuditItem, protocol: Protocol, orders: str, seed: int, key: str
+) -> list[Presentation]:
+    """Every (context_order, order) to ask: pointwise 2 response orders, pairwise 2 context
+    orders × 2 response orders; with orders='one', one of them by a seeded draw (stable across
+    runs)."""
+    combos: list[Presentation] = (
+        [(None, o) for o in ORDERS]
+        if protocol == "pointwise"
+        else [(c, o) for c in CONTEXT_ORDERS for o in ORDERS]
+    )
     if orders == "both":
-        return list(ORDERS)
+        return combos
     h = hashlib.sha256(f"{seed}|{item.id}|{key}".encode()).digest()
-    return [random.Random(h).choice(ORDERS)]
+    return [random.Random(h).choice(combos)]
+
+
+def choose_orders(item: AuditItem, orders: str, seed: int, key: str) -> list[str]:
+    """Response orders for a pointwise question (kept for callers that only swap responses)."""
+    return [o for _, o in presentations(item, "pointwise", orders, seed, key)]
+
+
+__all__ = [
+    "AnswerKind",
+    "CONTEXT_ORDERS",
+    "CUES",
+    "ORDERS",
+    "PROBES",
+    "PROTOCOLS",
+    "Instance",
+    "Presentation",
+    "Probe",
+    "Protocol",
+    "choose_orders",
+    "cues_for",
+    "is_multi_turn",
+    "j_instance",
+    "p_instance",
+    "p_pair",
+    "presentations",
+    "text_instance",
+]

@@ -202,3 +202,18 @@ def fill(template: str, **values: str) -> str:
     for name, value in values.items():
         template = template.replace("{" + name + "}", value)
     return template
+
+
+# --- paraudit's own (NOT the paper's) -------------------------------------------------------
+# The transcript-only control T for multi-turn items. The paper has no such probe; this wording
+# follows its multi-turn Oracle prompt (Listing 6) with every mention of emotion removed, so the
+# judge is given exactly the words of the conversation and nothing about how they sounded.
+CONTROL_T_MULTI_POINTWISE = (
+    "You will be given a conversation between a human user and a voice assistant, as a series "
+    'of turns. Each turn will have a text transcript ("transcript").\n'
+    "First, you will be given C, which is the conversation *except* for the final voice "
+    "assistant response. Then, you will be given R1 and R2, which are possible final voice "
+    "assistant responses.\n"
+    "Your task: decide which response is more appropriate for the conversation C based on "
+    "user experience.\n{cue}" + _MULTI_JSON_CHOICE
+)

@@ -1,20 +1,26 @@
 """Reply parsing: accept only what unambiguously names offered options; else `unparsed`.
 
 The paper asks for a JSON dict with "reasoning" and "pred". Models wrap it in code fences,
-add prose, vary case and spacing; those are accepted. A reply that names both options, an
-option not offered, or nothing parseable is `unparsed` with a reason — never a guess.
+add prose, vary case and spacing, put raw newlines inside strings, bold the label ("**R1**"),
+add the option's meaning ("R1 (angry)") or give the meaning instead of the label ("angry" where
+R1 = angry); those are accepted. A reply that names both options, an option not offered, repeats
+a key (case-insensitively), or has nothing parseable is `unparsed` with a reason — never a guess.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from paraudit.protocols.questions import Question
+
 MAX_REPLY_CHARS = 200_000
-_DECODER = json.JSONDecoder()
+
+Options = Mapping[str, str] | Sequence[str]
+"""Offered labels, optionally with their meanings (label → e.g. 'angry')."""
 
 
 @dataclass(frozen=True)
@@ -25,22 +31,80 @@ class Parsed:
     """Why it is unparsed (empty when parsed)."""
 
 
-def _label(value: Any, options: tuple[str, ...]) -> str | None:
-    """'r1', ' R 1 ', 'Response R1' → 'R1' if offered; anything else → None."""
+class _Obj(dict[str, Any]):
+    """A decoded JSON object that remembers a key it saw twice (at any depth)."""
+
+    duplicate: str | None = None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Obj:
+    obj = _Obj()
+    seen: set[str] = set()
+    for k, v in pairs:
+        if k.lower() in seen and obj.duplicate is None:
+            obj.duplicate = k
+        seen.add(k.lower())
+        if isinstance(v, _Obj) and v.duplicate is not None and obj.duplicate is None:
+            obj.duplicate = v.duplicate
+        obj[k] = v
+    return obj
+
+
+# strict=False: models put raw newlines and tabs inside JSON strings; the meaning is plain.
+_DECODER = json.JSONDecoder(strict=False, object_pairs_hook=_object)
+
+_LABEL = r"\s*(?:response|emotion|option)?\s*([A-Za-z]{1,2})\s*[-_ ]?\s*(\d)\s*\.?\s*"
+
+
+def _options(options: Options) -> dict[str, str]:
+    if isinstance(options, Mapping):
+        return dict(options)
+    return dict.fromkeys(options, "")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip().strip("\"'.").strip()).lower()
+
+
+def _unmark(text: str) -> str:
+    """'**R1**', '`R1`', '_R1_' → 'R1' (markdown emphasis around the whole answer)."""
+    m = re.fullmatch(r"\s*([*_`]+)(.*?)\1\s*", text, re.S)
+    return m.group(2) if m else text
+
+
+def _label(value: Any, options: Mapping[str, str]) -> str | None:
+    """The offered label `value` names unambiguously, or None.
+
+    'r1', ' R 1 ', 'Response R1', '**R1**' → 'R1'; 'R1 (angry)' → 'R1' unless the note names
+    another option; 'angry' → the one option whose meaning is 'angry'."""
     if not isinstance(value, str):
         return None
-    m = re.fullmatch(
-        r"\s*(?:response|emotion|option)?\s*([A-Za-z]{1,2})\s*[-_ ]?\s*(\d)\s*\.?\s*", value, re.I
-    )
-    if not m:
-        return None
-    label = (m.group(1) + m.group(2)).upper()
-    return label if label in options else None
+    text = _unmark(value)
+    m = re.fullmatch(_LABEL, text, re.I)
+    if m:
+        label = (m.group(1) + m.group(2)).upper()
+        return label if label in options else None
+    m = re.fullmatch(_LABEL + r"\((.*)\)\s*\.?\s*", text, re.I | re.S)
+    if m:
+        label = (m.group(1) + m.group(2)).upper()
+        note = _norm(m.group(3))
+        others = [o for o in options if o != label]
+        names_other = any(
+            re.search(rf"\b{re.escape(o.lower())}\b", note)
+            or (options[o] and _norm(options[o]) == note)
+            for o in others
+        )
+        return label if label in options and not names_other else None
+    meanings = [_norm(v) for v in options.values() if v]
+    if len(set(meanings)) != len(meanings):
+        return None  # two options mean the same: content cannot tell them apart
+    hits = [lab for lab, v in options.items() if v and _norm(v) == _norm(text)]
+    return hits[0] if len(hits) == 1 else None
 
 
-def _json_objects(text: str) -> list[dict[str, Any]]:
+def _json_objects(text: str) -> list[_Obj]:
     """Every top-level JSON object in `text` (prose and code fences around them are fine)."""
-    found: list[dict[str, Any]] = []
+    found: list[_Obj] = []
     i = 0
     while True:
         i = text.find("{", i)
@@ -51,7 +115,7 @@ def _json_objects(text: str) -> list[dict[str, Any]]:
         except json.JSONDecodeError:
             i += 1
             continue
-        if isinstance(obj, dict):
+        if isinstance(obj, _Obj):
             found.append(obj)
         i = end
 
@@ -63,6 +127,9 @@ def _preds(raw: str) -> tuple[list[Any], str]:
     objs = [o for o in _json_objects(text) if any(k.lower() == "pred" for k in o)]
     if not objs:
         return [], "no JSON object with a 'pred' entry"
+    for o in objs:
+        if o.duplicate is not None:
+            return [], f"key {o.duplicate!r} appears twice (case-insensitive): ambiguous"
     preds = [next(v for k, v in o.items() if k.lower() == "pred") for o in objs]
     return preds, ""
 
@@ -74,28 +141,34 @@ def _unique(values: list[Any]) -> tuple[Any, str]:
     return values[0], ""
 
 
-def parse_choice(raw: str, options: tuple[str, ...] = ("R1", "R2")) -> Parsed:
+def parse_choice(raw: str, options: Options = ("R1", "R2")) -> Parsed:
+    opts = _options(options)
     preds, why = _preds(raw)
     if not preds:
         return Parsed(None, why)
-    labels = [_label(p, options) for p in preds]
+    labels = [_label(p, opts) for p in preds]
     if any(lb is None for lb in labels):
         bad = next(p for p, lb in zip(preds, labels, strict=True) if lb is None)
-        return Parsed(None, f"'pred' is not one of {', '.join(options)}: {str(bad)[:80]!r}")
+        return Parsed(None, f"'pred' is not one of {', '.join(opts)}: {str(bad)[:80]!r}")
     value, why = _unique(labels)
     return Parsed(value, why) if value else Parsed(None, why)
 
 
-def _as_dict(pred: Any) -> dict[str, Any] | None:
+def _as_dict(pred: Any) -> dict[str, Any] | str | None:
+    """The pred as a dict; a string saying why not when it repeats a key; None otherwise."""
     if isinstance(pred, dict):
         return pred
     if isinstance(pred, str) and pred.strip().startswith("{"):
         # A matching sent as a JSON string is still unambiguous.
         try:
-            inner = json.loads(pred)
+            inner, end = _DECODER.raw_decode(pred.strip())
         except json.JSONDecodeError:
             return None
-        return inner if isinstance(inner, dict) else None
+        if end != len(pred.strip()) or not isinstance(inner, _Obj):
+            return None
+        if inner.duplicate is not None:
+            return f"key {inner.duplicate!r} appears twice (case-insensitive): ambiguous"
+        return inner
     return None
 
 
@@ -110,8 +183,8 @@ def _parse_dicts(
     out: list[dict[str, str]] = []
     for p in preds:
         d = _as_dict(p)
-        if d is None:
-            return Parsed(None, not_dict)
+        if d is None or isinstance(d, str):
+            return Parsed(None, d or not_dict)
         converted = convert(d)
         if isinstance(converted, str):
             return Parsed(None, converted)
@@ -120,24 +193,30 @@ def _parse_dicts(
     return Parsed(value, why) if value else Parsed(None, why)
 
 
-def _matching(d: dict[str, Any]) -> dict[str, str] | str:
-    keys = {_label(k, ("CA", "CB")) or re.sub(r"\s", "", str(k)).upper(): v for k, v in d.items()}
-    if set(keys) != {"CA", "CB"}:
-        return f"matching keys are {sorted(map(str, d))}, expected CA and CB"
-    vals = {k: _label(v, ("R1", "R2")) for k, v in keys.items()}
-    if None in vals.values() or vals["CA"] == vals["CB"]:
-        return "matching must send CA and CB to different responses R1/R2"
-    return {"CA": str(vals["CA"]), "CB": str(vals["CB"])}
+def parse_matching(raw: str, options: Options = ("R1", "R2")) -> Parsed:
+    opts = _options(options)
+    contexts = {"CA": "", "CB": ""}
+
+    def matching(d: dict[str, Any]) -> dict[str, str] | str:
+        keys: dict[str, Any] = {}
+        for k, v in d.items():
+            key = _label(k, contexts) or re.sub(r"\s", "", str(k)).upper()
+            if key in keys:
+                return f"matching gives {key} twice"
+            keys[key] = v
+        if set(keys) != {"CA", "CB"}:
+            return f"matching keys are {sorted(map(str, d))}, expected CA and CB"
+        vals = {k: _label(v, opts) for k, v in keys.items()}
+        if None in vals.values() or vals["CA"] == vals["CB"]:
+            return "matching must send CA and CB to different responses R1/R2"
+        return {"CA": str(vals["CA"]), "CB": str(vals["CB"])}
+
+    return _parse_dicts(raw, "'pred' is not a CA/CB matching", matching)
 
 
-def parse_matching(raw: str) -> Parsed:
-    return _parse_dicts(raw, "'pred' is not a CA/CB matching", _matching)
-
-
-def parse_turns(
-    raw: str, human_keys: tuple[str, ...], options: tuple[str, ...] = ("E1", "E2")
-) -> Parsed:
+def parse_turns(raw: str, human_keys: tuple[str, ...], options: Options = ("E1", "E2")) -> Parsed:
     """A label for every human turn (keys like 'C3') and none for any other turn."""
+    opts = _options(options)
 
     def turns(d: dict[str, Any]) -> dict[str, str] | str:
         labels: dict[str, str] = {}
@@ -145,9 +224,11 @@ def parse_turns(
             key = re.sub(r"[\s\[\]]", "", str(k)).upper()
             if not re.fullmatch(r"C\d+", key):
                 return f"turn key {str(k)[:20]!r} is not of the form C[t]"
-            lab = _label(v, options)
+            if key in labels:
+                return f"turn {key} is labelled twice"
+            lab = _label(v, opts)
             if lab is None:
-                return f"turn {key} has label {str(v)[:20]!r}, not one of {options}"
+                return f"turn {key} has label {str(v)[:20]!r}, not one of {tuple(opts)}"
             labels[key] = lab
         extra = set(labels) - set(human_keys)
         missing = set(human_keys) - set(labels)
@@ -158,3 +239,12 @@ def parse_turns(
         return labels
 
     return _parse_dicts(raw, "'pred' is not a dict of turn labels", turns)
+
+
+def parse_answer(question: Question, raw: str) -> Parsed:
+    """Parse a reply to `question` by its answer kind, mapping through its options."""
+    if question.answer == "choice":
+        return parse_choice(raw, question.options)
+    if question.answer == "matching":
+        return parse_matching(raw, question.options)
+    return parse_turns(raw, question.human_keys, question.options)

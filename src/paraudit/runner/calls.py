@@ -14,6 +14,7 @@ from typing import Any
 
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError
 from paraudit.protocols.parts import AudioPart, Prompt
+from paraudit.protocols.questions import Question
 
 
 def call_key(judge: Judge, prompt: Prompt, sample: int) -> str:
@@ -110,7 +111,10 @@ async def call_with_retries(
     limiter: RateLimiter,
     policy: RetryPolicy,
     tokens: float = 0.0,
+    question: Question | None = None,
 ) -> CallOutcome:
+    """`question` reaches only judges that declare `reads_question` (older third-party judges
+    keep their `generate(prompt, *, sample)` signature)."""
     reason = ""
     start = time.perf_counter()
     for attempt in range(1, policy.max_attempts + 1):
@@ -118,7 +122,10 @@ async def call_with_retries(
         try:
             # asyncio.timeout, unlike wait_for, does not wrap the call in an extra task.
             async with asyncio.timeout(policy.timeout_s):
-                reply = await judge.generate(prompt, sample=sample)
+                if judge.reads_question:
+                    reply = await judge.generate(prompt, sample=sample, question=question)
+                else:
+                    reply = await judge.generate(prompt, sample=sample)
         except FatalJudgeError:
             raise
         except JudgeError as e:

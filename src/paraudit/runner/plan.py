@@ -1,21 +1,33 @@
-"""The audit plan: items × probes × protocols × cues × orders (× branches for pointwise)."""
+"""The audit plan: items × probes × protocols × cues × presentations (× branches for pointwise).
+
+Pointwise questions are asked in both response orders; pairwise ones in both context orders
+(CA = branch 0 or branch 1) × both response orders. `orders="one"` asks one seeded draw of those
+per question instead.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from paraudit.items.balance import unsupported_reason
 from paraudit.items.dataset import Dataset
+from paraudit.items.records import AuditItem
 from paraudit.protocols.instances import (
     Instance,
     Probe,
     Protocol,
-    choose_orders,
     cues_for,
     is_multi_turn,
     j_instance,
     p_instance,
+    presentations,
     text_instance,
 )
+
+# Probes that offer two emotions per branch: an item whose branch has more than two distinct
+# human emotions would get a wrong gold, so it gets none of them.
+TWO_EMOTION_PROBES: tuple[Probe, ...] = ("P", "O", "S")
 
 
 @dataclass(frozen=True)
@@ -28,29 +40,59 @@ class PlanSpec:
     limit: int | None = None
 
 
+class Skip(NamedTuple):
+    """A probe not asked on an item, and why (written to run.json under "skipped")."""
+
+    item_id: str
+    probe: str
+    reason: str
+
+
+def _asks(item: AuditItem, probe: Probe) -> bool:
+    return probe not in TWO_EMOTION_PROBES or unsupported_reason(item) is None
+
+
+def plan_skips(ds: Dataset, spec: PlanSpec) -> list[Skip]:
+    """Every (item, probe) the plan leaves out, with the reason."""
+    out: list[Skip] = []
+    for item in ds.items[: spec.limit]:
+        why = unsupported_reason(item)
+        if why is None:
+            continue
+        out += [Skip(item.id, p, why) for p in spec.probes if p in TWO_EMOTION_PROBES]
+    return out
+
+
+def _branches(protocol: Protocol) -> list[int | None]:
+    return [0, 1] if protocol == "pointwise" else [None]
+
+
 def plan_instances(ds: Dataset, spec: PlanSpec) -> list[Instance]:
     """Every instance except Staging (which needs the judge's P answers first)."""
     out: list[Instance] = []
     for item in ds.items[: spec.limit]:
         for probe in spec.probes:
-            if probe == "S":
+            if probe == "S" or not _asks(item, probe):
                 continue
             protocols = ("pointwise",) if probe in ("P", "T") else spec.protocols
             for protocol in protocols:
-                if protocol not in spec.protocols and probe not in ("P", "T"):
-                    continue
                 for cue in cues_for(item, probe, spec.cues):
-                    branches: list[int | None] = [0, 1] if protocol == "pointwise" else [None]
-                    for branch in branches:
+                    for branch in _branches(protocol):
                         key = f"{probe}|{protocol}|{cue}|{branch}"
-                        for order in choose_orders(item, spec.orders, spec.seed, key):
+                        for ctx, order in presentations(
+                            item, protocol, spec.orders, spec.seed, key
+                        ):
                             if probe == "J":
-                                out.append(j_instance(ds, item, protocol, cue, order, branch))
+                                out.append(j_instance(ds, item, protocol, cue, order, branch, ctx))
                             elif probe == "P":
                                 assert branch is not None
                                 out.append(p_instance(ds, item, cue, order, branch))
                             else:
-                                out.append(text_instance(item, probe, protocol, cue, order, branch))
+                                out.append(
+                                    text_instance(
+                                        item, probe, protocol, cue, order, branch, None, ctx
+                                    )
+                                )
     return out
 
 
@@ -62,37 +104,42 @@ def staging_instances(
     if "S" not in spec.probes:
         return out
     for item in ds.items[: spec.limit]:
+        if not _asks(item, "S"):
+            continue
         for protocol in spec.protocols:
             for cue in cues_for(item, "S", spec.cues):
                 staged = {b: p_preds.get((item.id, b, cue)) for b in (0, 1)}
                 if any(v is None for v in staged.values()):
                     continue  # no parsed P answer: Staging cannot be asked (counted as skipped)
-                branches: list[int | None] = [0, 1] if protocol == "pointwise" else [None]
-                for branch in branches:
+                given = {b: v for b, v in staged.items() if v}
+                for branch in _branches(protocol):
                     key = f"S|{protocol}|{cue}|{branch}"
-                    for order in choose_orders(item, spec.orders, spec.seed, key):
+                    for ctx, order in presentations(item, protocol, spec.orders, spec.seed, key):
                         out.append(
-                            text_instance(
-                                item,
-                                "S",
-                                protocol,
-                                cue,
-                                order,
-                                branch,
-                                {b: v for b, v in staged.items() if v},
-                            )
+                            text_instance(item, "S", protocol, cue, order, branch, given, ctx)
                         )
     return out
 
 
-def p_labels(inst: Instance, pred: str | dict[str, str], n_turns: int) -> tuple[str, ...]:
-    """Turn a P prediction into per-context-turn emotion names (assistant turns: 'neutral')."""
+def p_labels(
+    inst: Instance, pred: str | dict[str, str], emotions: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Turn a P prediction into per-context-turn emotion names: the human turns as the judge
+    perceived them, every other turn as the item labels it (`emotions`, the branch's own)."""
     if isinstance(pred, str):
         return (inst.options[pred],)
-    labels = ["neutral"] * n_turns
+    labels = list(emotions)
     for key, lab in pred.items():
         labels[int(key[1:]) - 1] = inst.options[lab]
     return tuple(labels)
 
 
-__all__ = ["PlanSpec", "plan_instances", "staging_instances", "p_labels", "is_multi_turn"]
+__all__ = [
+    "PlanSpec",
+    "Skip",
+    "is_multi_turn",
+    "p_labels",
+    "plan_instances",
+    "plan_skips",
+    "staging_instances",
+]

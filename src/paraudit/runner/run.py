@@ -20,7 +20,7 @@ from paraudit.judges.prices import Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec
 from paraudit.protocols.instances import Instance
-from paraudit.protocols.parsing import Parsed, parse_choice, parse_matching, parse_turns
+from paraudit.protocols.parsing import Parsed, parse_answer
 from paraudit.protocols.parts import AudioPart
 from paraudit.runfolder import (
     CALLS,
@@ -33,7 +33,6 @@ from paraudit.runfolder import (
     write_rows,
     write_run_json,
 )
-from paraudit.runner import plan as planner
 from paraudit.runner.calls import (
     CallOutcome,
     RateLimiter,
@@ -43,7 +42,13 @@ from paraudit.runner.calls import (
     prompt_record,
 )
 from paraudit.runner.folder import check_out, claim, unique_judges
-from paraudit.runner.plan import PlanSpec, p_labels, plan_instances, staging_instances
+from paraudit.runner.plan import (
+    PlanSpec,
+    p_labels,
+    plan_instances,
+    plan_skips,
+    staging_instances,
+)
 
 
 @dataclass
@@ -75,12 +80,7 @@ class Progress:
 
 
 def parse_reply(inst: Instance, raw: str) -> Parsed:
-    if inst.answer == "choice":
-        return parse_choice(raw)
-    if inst.answer == "matching":
-        return parse_matching(raw)
-    assert isinstance(inst.gold, dict)
-    return parse_turns(raw, tuple(inst.gold))
+    return parse_answer(inst.question, raw)
 
 
 def load_checked(path: Path) -> Dataset:
@@ -193,7 +193,7 @@ class Runner:
                     self.progress.first_call_at = time.perf_counter()
                 tokens = estimated_tokens(inst) if limiter.tpm else 0.0
                 out: CallOutcome = await call_with_retries(
-                    judge, inst.prompt, sample, limiter, self.cfg.retry, tokens
+                    judge, inst.prompt, sample, limiter, self.cfg.retry, tokens, inst.question
                 )
             self.progress.calls_made += 1
             self.progress.last_call_at = time.perf_counter()
@@ -244,7 +244,7 @@ class Runner:
             "protocol": inst.protocol,
             "cue": inst.cue,
             "order": inst.order,
-            "context_order": getattr(inst, "context_order", None),
+            "context_order": inst.context_order,
             "pred": pred,
             "gold": inst.gold,
             "status": status,
@@ -276,14 +276,12 @@ class Runner:
         rows = await asyncio.gather(*(self._instance(judge, i, store, limiter, sem) for i in first))
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
         for inst, row in zip(first, rows, strict=True):
-            if (
-                inst.probe == "P"
-                and row["status"] == "ok"
-                and inst.order == "ab"
-                and inst.branch is not None
-            ):
-                n = len(ds.item(inst.item_id).context)
-                preds[(inst.item_id, inst.branch, inst.cue)] = p_labels(inst, row["pred"], n)
+            # P answers from whichever order ran (the "ab" one when both did).
+            if inst.probe == "P" and row["status"] == "ok" and inst.branch is not None:
+                k = (inst.item_id, inst.branch, inst.cue)
+                if k not in preds or inst.order == "ab":
+                    own = ds.item(inst.item_id).branches[inst.branch].emotions
+                    preds[k] = p_labels(inst, row["pred"], own)
         staged = staging_instances(ds, self.cfg.plan, preds)
         check_token_budget(judge.label, tpm, staged)
         self.progress.total += len(staged)
@@ -325,8 +323,6 @@ class Runner:
 
     def _record(self, ds: Dataset, spec: RunSpec, judges: list[Judge]) -> dict[str, Any]:
         """run.json: the RunSpec (identity) and what else an auditor wants to know."""
-        skips_fn = getattr(planner, "plan_skips", None)  # from the protocols branch, if merged
-        skipped = [skip_record(s) for s in skips_fn(ds, self.cfg.plan)] if skips_fn else []
         return {
             "paraudit": __version__,
             "spec": spec.as_dict(),
@@ -340,7 +336,7 @@ class Runner:
             "parse_retries": self.cfg.parse_retries,
             "retry": asdict(self.cfg.retry),
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
-            "skipped": skipped,
+            "skipped": [s._asdict() for s in plan_skips(ds, self.cfg.plan)],
         }
 
     async def run(self) -> list[dict[str, Any]]:
@@ -385,16 +381,6 @@ class Runner:
                 store.close()
             write_rows(out, rows)
         return rows
-
-
-def skip_record(skip: Any) -> dict[str, Any]:
-    """A planner skip — (item_id, probe, reason) as a tuple or an object with those fields —
-    as run.json's "skipped" entry."""
-    if isinstance(skip, tuple):
-        item_id, probe, reason = skip[:3]
-    else:
-        item_id, probe, reason = skip.item_id, skip.probe, skip.reason
-    return {"item_id": item_id, "probe": probe, "reason": reason}
 
 
 def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:

@@ -7,6 +7,10 @@ emotion an assistant response that fits it without naming it. Pairs follow the p
 positional.jsonl: task-oriented dialogues where the assistant fails twice; in one branch the
 user's mood shifts after the first failure, in the other after the second, and each branch's
 final response addresses the cause of its own shift.
+
+Both files list the realisations in a fixed order (the first emotion of a pair, the earlier
+shift); which becomes branch 0 is decided at build time by a balanced seeded coin
+(`paraudit.compose.starter.starter_swaps`), never by this order.
 """
 
 from __future__ import annotations

@@ -1,34 +1,19 @@
-"""What every builtin judge shares: reading the question kind, replying, test-harness options."""
+"""What every builtin judge shares: answering from the structured question, test-harness options.
+
+Built-in judges never parse the prompt's wording: they read the instance's `Question` (answer
+kind, options, clip roles, text turns), so a reworded template cannot silently change them.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import json
-import re
-from dataclasses import dataclass
 from pathlib import Path
 
-from paraudit.judges.base import Judge, JudgeError, Reply
-from paraudit.protocols.parts import AudioPart, Prompt, prompt_text
-
-
-@dataclass(frozen=True)
-class Question:
-    kind: str
-    """'choice', 'matching' or 'turns'."""
-    human_keys: tuple[str, ...]
-    """C[t] keys of the human turns (for 'turns')."""
-
-
-def read_question(prompt: Prompt) -> Question:
-    text = prompt_text(prompt)
-    if '"C[t]": "E[1 or 2]"' in text:
-        turns = re.findall(r"Conversation C turn (\d+) \(human\) clip", text)
-        return Question("turns", tuple(f"C{t}" for t in turns))
-    if '{"CA": "R1", "CB": "R2"} or {"CA": "R2", "CB": "R1"}' in text:
-        return Question("matching", ())
-    return Question("choice", ())
+from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.protocols.parts import AudioPart, Prompt
+from paraudit.protocols.questions import Question
 
 
 def reply_json(reasoning: str, pred: object) -> Reply:
@@ -56,7 +41,16 @@ class BuiltinJudge(Judge):
         self.fail_times = int(options.get("fail_times", 1))
         self._failures: dict[bytes, int] = {}
 
-    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+    reads_question = True
+
+    async def generate(
+        self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
+    ) -> Reply:
+        if question is None:
+            raise FatalJudgeError(
+                f"{self.spec} answers from the instance's structured question; "
+                "call it through the runner (or pass question=inst.question)"
+            )
         key = prompt_hash(prompt, sample)
         if self.calllog:
             with Path(self.calllog).open("a") as f:
@@ -68,7 +62,7 @@ class BuiltinJudge(Judge):
             if n < self.fail_times:
                 self._failures[key] = n + 1
                 raise JudgeError("injected failure (fail_rate)", retry_after=0.01)
-        return self.answer(prompt, read_question(prompt), sample)
+        return self.answer(prompt, question, sample)
 
     def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
         raise NotImplementedError

@@ -22,8 +22,9 @@ import numpy as np
 import soundfile as sf
 
 from paraudit.judges.base import Reply
-from paraudit.judges.builtin.common import BuiltinJudge, Question, reply_json
-from paraudit.protocols.parts import AudioPart, Prompt, TextPart, prompt_text
+from paraudit.judges.builtin.common import BuiltinJudge, reply_json
+from paraudit.protocols.parts import AudioPart, Prompt
+from paraudit.protocols.questions import ClipRole, Question
 from paraudit.qc.acoustics import measure
 
 # Expected change against neutral (pitch st, range st, loudness dB, log rate, end level st),
@@ -124,42 +125,37 @@ class ProsodyJudge(BuiltinJudge):
 
     # -- answering ----------------------------------------------------------------------
     def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
-        text = prompt_text(prompt)
         audio = [p for p in prompt if isinstance(p, AudioPart)]
-        if q.kind == "turns":
-            return self._perceive_turns(prompt, text)
-        if "R1 = " in text and audio:
-            return self._perceive_single(text, audio[0])
-        if not audio:
-            return self._oracle(text, q)
-        return self._judge(prompt, q)
+        clips = list(zip(q.clips, audio, strict=True))
+        if q.probe == "P":
+            if q.answer == "turns":
+                return self._perceive_turns(q, clips)
+            return self._perceive_single(q, clips)
+        if not clips:
+            return self._oracle(q)
+        return self._judge(q, clips)
 
-    def _perceive_single(self, text: str, clip: AudioPart) -> Reply:
-        e1, e2 = re.search(r"R1 = (.+)\nR2 = (.+)", text).groups()  # type: ignore[union-attr]
+    def _perceive_single(self, q: Question, clips: list[tuple[ClipRole, AudioPart]]) -> Reply:
+        e1, e2 = q.options["R1"], q.options["R2"]
+        clip = next(a for role, a in clips if role.role == "C")
         pick = "R1" if self.distance(clip, e1) <= self.distance(clip, e2) else "R2"
         return reply_json(f"prosody nearer to {e1 if pick == 'R1' else e2}", pick)
 
-    def _conversations(self, prompt: Prompt) -> dict[str, list[tuple[str, AudioPart]]]:
+    def _conversations(
+        self, clips: list[tuple[ClipRole, AudioPart]]
+    ) -> dict[str, list[tuple[str, AudioPart]]]:
         convs: dict[str, list[tuple[str, AudioPart]]] = {}
-        label: tuple[str, str] | None = None
-        for p in prompt:
-            if isinstance(p, TextPart):
-                m = re.fullmatch(
-                    r"Conversation (\w+) turn \d+ \((human|voice assistant)\) clip", p.text
-                )
-                label = (m.group(1), m.group(2)) if m else None
-            elif label is not None:
-                convs.setdefault(label[0], []).append((label[1], p))
-                label = None
+        for role, a in clips:
+            if role.turn is not None:
+                convs.setdefault(role.role, []).append((role.speaker, a))
         return convs
 
-    def _perceive_turns(self, prompt: Prompt, text: str) -> Reply:
-        e1, e2 = re.search(r"E1 = (.+)\nE2 = (.+)", text).groups()  # type: ignore[union-attr]
-        turns = self._conversations(prompt)["C"]
+    def _perceive_turns(self, q: Question, clips: list[tuple[ClipRole, AudioPart]]) -> Reply:
+        e1, e2 = q.options["E1"], q.options["E2"]
         pred = {
-            f"C{t}": "E1" if self.distance(a, e1) <= self.distance(a, e2) else "E2"
-            for t, (speaker, a) in enumerate(turns, 1)
-            if speaker == "human"
+            f"C{role.turn}": "E1" if self.distance(a, e1) <= self.distance(a, e2) else "E2"
+            for role, a in clips
+            if role.role == "C" and role.speaker == "human"
         }
         return reply_json("nearest prosody profile per human turn", pred)
 
@@ -192,7 +188,7 @@ class ProsodyJudge(BuiltinJudge):
         self, causes: dict[str, str], responses: dict[str, str], q: Question
     ) -> Reply:
         """Pick (or match) the response sharing most words with the failure behind each shift."""
-        if q.kind == "matching":
+        if q.answer == "matching":
             scores = {
                 (c, r): float(self._overlap(causes[c], responses[r]))
                 for c in ("CA", "CB")
@@ -209,29 +205,20 @@ class ProsodyJudge(BuiltinJudge):
         best = {max(options, key=lambda e: self.fit(r, e)) for r in responses.values()}
         return sorted(best) if len(best) == 2 else list(options)
 
-    def _judge(self, prompt: Prompt, q: Question) -> Reply:
-        responses: dict[str, str] = {}
-        clips: dict[str, AudioPart] = {}
-        pending: str | None = None
-        for p in prompt:
-            if isinstance(p, TextPart):
-                pending = (
-                    p.text.rstrip(":") if p.text in ("R1:", "R2:", "C:", "CA:", "CB:") else None
-                )
-            elif pending:
-                clips[pending] = p
-                pending = None
-        responses = {k: self._text_of(clips[k]) for k in ("R1", "R2") if k in clips}
-        convs = self._conversations(prompt)
-        if convs:  # positional: change point → cause → response
+    def _judge(self, q: Question, clips: list[tuple[ClipRole, AudioPart]]) -> Reply:
+        by_role = {role.role: a for role, a in clips}
+        responses: dict[str, str] = {
+            k: self._text_of(by_role[k]) for k in ("R1", "R2") if k in by_role
+        }
+        if q.multi_turn:  # positional: change point → cause → response
             causes = {}
-            for name, turns in convs.items():
+            for name, turns in self._conversations(clips).items():
                 upset = [self._upset(a) for s, a in turns if s == "human"]
                 causes[name] = self._shift_cause([(s, self._text_of(a)) for s, a in turns], upset)
             return self._answer_by_cause(causes, responses, q)
         cands = self._candidates(responses)
-        if q.kind == "matching":
-            emo = {c: min(cands, key=lambda e: self.distance(clips[c], e)) for c in ("CA", "CB")}
+        if q.answer == "matching":
+            emo = {c: min(cands, key=lambda e: self.distance(by_role[c], e)) for c in ("CA", "CB")}
             return self._match(
                 {
                     (c, r): self.fit(responses[r], emo[c])
@@ -240,34 +227,25 @@ class ProsodyJudge(BuiltinJudge):
                 },
                 f"heard {emo}",
             )
-        e = min(cands, key=lambda e: self.distance(clips["C"], e))
+        e = min(cands, key=lambda e: self.distance(by_role["C"], e))
         return self._choose({r: self.fit(t, e) for r, t in responses.items()}, f"heard {e}")
 
-    def _oracle(self, text: str, q: Question) -> Reply:
-        responses = dict(re.findall(r"^(R[12]): (.*)$", text, re.M))
-        multi = re.findall(
-            r"^(CA|CB|C) turn \d+ \((human|voice assistant)\): transcript: (.*?) emotion: (.*)$",
-            text,
-            re.M,
-        )
-        if multi:
-            by: dict[str, list[tuple[str, str, str]]] = {}
-            for conv, spk, words, emo in multi:
-                by.setdefault(conv, []).append(
-                    ("human" if spk == "human" else "assistant", words, emo)
-                )
+    def _oracle(self, q: Question) -> Reply:
+        responses: dict[str, str] = {k: q.options[k] for k in ("R1", "R2")}
+        if all(t.emotion is None for t in q.context):  # T control: no emotion given
+            return reply_json("no emotion given", "R1")
+        by: dict[str, list[tuple[str, str, str]]] = {}
+        for t in q.context:
+            by.setdefault(t.conversation, []).append((t.speaker, t.transcript, t.emotion or ""))
+        if q.multi_turn:
             causes = {}
             for conv, turns in by.items():
                 hum = [emo for s, _, emo in turns if s == "human"]
                 upset = [0.0 if e == hum[0] else 1.0 for e in hum]
                 causes[conv] = self._shift_cause([(s, w) for s, w, _ in turns], upset)
             return self._answer_by_cause(causes, responses, q)
-        single = dict(
-            (c, e) for c, e in re.findall(r"^(CA|CB|C): transcript: .*? emotion: (.*)$", text, re.M)
-        )
-        if not single:  # T control: no emotion given
-            return reply_json("no emotion given", "R1")
-        if q.kind == "matching":
+        single = {conv: turns[0][2] for conv, turns in by.items()}
+        if q.answer == "matching":
             return self._match(
                 {
                     (c, r): self.fit(responses[r], single[c])

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
 from paraudit.judges.base import Reply
-from paraudit.judges.builtin.common import BuiltinJudge, Question, prompt_hash, reply_json
-from paraudit.protocols.parts import Prompt, prompt_text
+from paraudit.judges.builtin.common import BuiltinJudge, prompt_hash, reply_json
+from paraudit.protocols.parts import Prompt
+from paraudit.protocols.questions import Question
 
 
 class RandomJudge(BuiltinJudge):
@@ -15,9 +17,9 @@ class RandomJudge(BuiltinJudge):
 
     def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
         rng = random.Random(prompt_hash(prompt, sample, self.options.get("seed", "0")))
-        if q.kind == "turns":
+        if q.answer == "turns":
             return reply_json("random", {k: rng.choice(["E1", "E2"]) for k in q.human_keys})
-        if q.kind == "matching":
+        if q.answer == "matching":
             first = rng.choice(["R1", "R2"])
             return reply_json("random", {"CA": first, "CB": "R2" if first == "R1" else "R1"})
         return reply_json("random", rng.choice(["R1", "R2"]))
@@ -27,9 +29,9 @@ class FirstJudge(BuiltinJudge):
     """Always the first option: position bias made visible."""
 
     def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
-        if q.kind == "turns":
+        if q.answer == "turns":
             return reply_json("always the first option", dict.fromkeys(q.human_keys, "E1"))
-        if q.kind == "matching":
+        if q.answer == "matching":
             return reply_json("always the first option", {"CA": "R1", "CB": "R2"})
         return reply_json("always the first option", "R1")
 
@@ -40,21 +42,22 @@ _WORD = re.compile(r"[a-z']+")
 class TranscriptJudge(BuiltinJudge):
     """Reads only the transcript text, never audio or emotion labels: the lexical shortcut.
 
-    It picks the response sharing the most words with the user's transcript (ties and prompts
-    without a transcript fall back to a hash of the text parts). Both branches share the words,
+    It picks the response sharing the most words with the user's transcript (ties and questions
+    without a transcript fall back to a hash of the words it reads). Both branches share the words,
     so on a valid item set it must sit at chance.
     """
 
     def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
-        text = prompt_text(prompt)
-        user = " ".join(re.findall(r"transcript: (.*?)(?: emotion: [^\n]*)?$", text, re.M))
-        responses = dict(re.findall(r"^(R[12]): (.*)$", text, re.M))
+        user = " ".join(t.transcript for t in q.context)
+        responses = {k: v for k, v in q.options.items() if k in ("R1", "R2") and v}
         words = set(_WORD.findall(user.lower()))
-        # Hash only the text without emotion labels, so labels cannot leak in.
-        tie = prompt_hash((), 0, re.sub(r" emotion: [^\n]*", "", text))[0] % 2
-        if q.kind == "turns":
+        # Ties are broken by a hash of what it reads — never the emotion labels, so they
+        # cannot leak in, and never the audio.
+        seen = [q.probe, q.protocol, q.cue, [(t.conversation, t.transcript) for t in q.context]]
+        tie = prompt_hash((), 0, json.dumps([*seen, responses], sort_keys=True))[0] % 2
+        if q.answer == "turns":
             return reply_json("no audio read", dict.fromkeys(q.human_keys, "E1"))
-        if q.kind == "matching":
+        if q.answer == "matching":
             first = "R1" if tie == 0 else "R2"
             return reply_json(
                 "same words in both", {"CA": first, "CB": "R2" if first == "R1" else "R1"}

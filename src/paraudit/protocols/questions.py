@@ -1,0 +1,171 @@
+"""Questions as data: what an instance asks, independent of how the prompt words it.
+
+Every instance carries a frozen `Question` beside its prompt: task, probe, protocol, cue, the
+answer kind, the offered options (label → meaning), the role of every audio clip in prompt order
+and, for text probes, the context turns as given. Judges that set `reads_question = True` get it
+with each call, so rewording a template never silently breaks them.
+
+Which template and answer kind a (task shape, probe, protocol) uses is one table, `FORMS`: a new
+task shape or probe is a new entry there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from paraudit.protocols import paper_prompts as pp
+
+Probe = Literal["J", "P", "O", "S", "T"]
+Protocol = Literal["pointwise", "pairwise"]
+AnswerKind = Literal["choice", "matching", "turns"]
+Shape = Literal["single-turn", "multi-turn"]
+
+# Tasks whose context is one human utterance; every other task (the paper's positional-emotion and
+# emotional-conversations, custom names) is a multi-turn conversation.
+SINGLE_TURN_TASKS = frozenset({"single-turn-emotions"})
+
+
+def shape_of(task: str) -> Shape:
+    return "single-turn" if task in SINGLE_TURN_TASKS else "multi-turn"
+
+
+@dataclass(frozen=True)
+class ClipRole:
+    """What one audio part of the prompt is."""
+
+    role: str
+    """'C', 'CA', 'CB' (a context turn of that conversation) or 'R1', 'R2' (a response)."""
+    turn: int | None
+    """1-based turn number within its conversation; None for a response."""
+    speaker: Literal["human", "assistant"]
+
+
+@dataclass(frozen=True)
+class TextTurn:
+    """One context turn as a text probe gives it."""
+
+    conversation: str
+    """'C', 'CA' or 'CB'."""
+    turn: int
+    """1-based turn number within its conversation."""
+    speaker: Literal["human", "assistant"]
+    transcript: str
+    emotion: str | None
+    """The emotion shown with it (true for O, the judge's own for S); None when none is shown."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One instance's question, as data (never the gold)."""
+
+    task: str
+    probe: Probe
+    protocol: Protocol
+    cue: str
+    answer: AnswerKind
+    options: dict[str, str]
+    """Offered label → its meaning: an emotion name (P), a response's words (text probes), or
+    '' where the option is an audio clip whose meaning is what it sounds like (J)."""
+    clips: tuple[ClipRole, ...] = ()
+    """The role of every audio part, in prompt order."""
+    context: tuple[TextTurn, ...] = ()
+    """The context turns a text probe shows (O, S, T); empty for audio probes."""
+    human_keys: tuple[str, ...] = ()
+    """The keys a 'turns' answer must have (C[t] of each human turn)."""
+
+    @property
+    def multi_turn(self) -> bool:
+        return shape_of(self.task) == "multi-turn"
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(self.options)
+
+
+def _single_cue(cue: str) -> str:
+    return pp.SINGLE_CUES[cue]
+
+
+def _multi_p_cue(cue: str) -> str:
+    return pp.MULTI_P_CUES[cue]
+
+
+def _multi_cue(protocol: Protocol) -> Callable[[str], str]:
+    return lambda cue: pp.multi_cue(protocol, cue)
+
+
+@dataclass(frozen=True)
+class Form:
+    """How one kind of question is asked: its template, cue wording and answer kind."""
+
+    template: str
+    cue_text: Callable[[str], str]
+    answer: AnswerKind
+    staging_disclaimer: str | None = None
+    """Multi-turn templates take a {disclaimer} slot: this text for S, a newline otherwise."""
+
+
+_SINGLE: dict[tuple[Probe, Protocol], Form] = {
+    ("J", "pointwise"): Form(pp.SINGLE_J_POINTWISE, _single_cue, "choice"),
+    ("J", "pairwise"): Form(pp.SINGLE_J_PAIRWISE, _single_cue, "matching"),
+    ("P", "pointwise"): Form(pp.SINGLE_P, _single_cue, "choice"),
+    ("O", "pointwise"): Form(pp.SINGLE_O_POINTWISE, _single_cue, "choice"),
+    ("O", "pairwise"): Form(pp.SINGLE_O_PAIRWISE, _single_cue, "matching"),
+    ("S", "pointwise"): Form(pp.SINGLE_S_POINTWISE, _single_cue, "choice"),
+    ("S", "pairwise"): Form(pp.SINGLE_S_PAIRWISE, _single_cue, "matching"),
+    ("T", "pointwise"): Form(pp.CONTROL_T_POINTWISE, _single_cue, "choice"),
+}
+_MULTI: dict[tuple[Probe, Protocol], Form] = {
+    ("J", "pointwise"): Form(pp.MULTI_J_POINTWISE, _multi_cue("pointwise"), "choice"),
+    ("J", "pairwise"): Form(pp.MULTI_J_PAIRWISE, _multi_cue("pairwise"), "matching"),
+    ("P", "pointwise"): Form(pp.MULTI_P, _multi_p_cue, "turns"),
+    ("O", "pointwise"): Form(pp.MULTI_OS_POINTWISE, _multi_cue("pointwise"), "choice", "\n"),
+    ("O", "pairwise"): Form(pp.MULTI_OS_PAIRWISE, _multi_cue("pairwise"), "matching", "\n"),
+    ("S", "pointwise"): Form(
+        pp.MULTI_OS_POINTWISE,
+        _multi_cue("pointwise"),
+        "choice",
+        " " + pp.MULTI_PRED_DISCLAIMER,
+    ),
+    ("S", "pairwise"): Form(
+        pp.MULTI_OS_PAIRWISE, _multi_cue("pairwise"), "matching", " " + pp.MULTI_PRED_DISCLAIMER
+    ),
+    ("T", "pointwise"): Form(pp.CONTROL_T_MULTI_POINTWISE, _multi_cue("pointwise"), "choice"),
+}
+FORMS: dict[tuple[Shape, Probe, Protocol], Form] = {
+    **{("single-turn", p, q): f for (p, q), f in _SINGLE.items()},
+    **{("multi-turn", p, q): f for (p, q), f in _MULTI.items()},
+}
+
+
+def form_for(task: str, probe: Probe, protocol: Protocol) -> Form:
+    try:
+        return FORMS[(shape_of(task), probe, protocol)]
+    except KeyError:
+        raise ValueError(f"no question form for {shape_of(task)} {probe} {protocol}") from None
+
+
+def question_head(form: Form, cue: str) -> str:
+    """The instruction text of a question: the template with its cue (and disclaimer) filled."""
+    values = {"cue": form.cue_text(cue)}
+    if form.staging_disclaimer is not None:
+        values["disclaimer"] = form.staging_disclaimer
+    return pp.fill(form.template, **values)
+
+
+__all__ = [
+    "AnswerKind",
+    "ClipRole",
+    "Form",
+    "FORMS",
+    "Probe",
+    "Protocol",
+    "Question",
+    "Shape",
+    "TextTurn",
+    "form_for",
+    "question_head",
+    "shape_of",
+]
