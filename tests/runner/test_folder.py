@@ -201,23 +201,3 @@ def test_a_second_run_on_the_same_folder_fails_at_once(tiny_dataset: Path, tmp_p
         proc.kill()
         proc.wait()
     assert not (out / "results.jsonl").exists()
-
-
-def test_plan_skips_are_written_to_run_json(tiny_dataset: Path, tmp_path: Path) -> None:
-    """An item whose branch has three distinct human emotions gets no P/O/S question, and the
-    reason lands in run.json's "skipped"."""
-    items_file = tiny_dataset / "items.jsonl"
-    lines = items_file.read_text(encoding="utf-8").splitlines()
-    rows = [json.loads(line) for line in lines]
-    for row in rows:
-        if row["id"] == "pos-1":
-            row["branches"][0]["emotions"] = ["neutral", "neutral", "sad", "neutral", "angry"]
-    items_file.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    plan = PlanSpec(probes=("J", "P", "O"), protocols=("pointwise",), cues=("none",))
-    run(tiny_dataset, tmp_path / "r", ["builtin:random"], plan)
-    record = json.loads((tmp_path / "r" / "run.json").read_text())
-    assert {(s["item_id"], s["probe"]) for s in record["skipped"]} == {
-        ("pos-1", "P"),
-        ("pos-1", "O"),
-    }
-    assert all("distinct human emotions" in s["reason"] for s in record["skipped"])

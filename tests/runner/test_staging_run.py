@@ -54,7 +54,7 @@ def test_run_json_lists_the_skipped_probes(tiny_dataset: Path, tmp_path: Path) -
     ds = load_dataset(tiny_dataset)
     pos = ds.item("pos-1")
     b0 = pos.branches[0].model_copy(
-        update={"emotions": ("neutral", "neutral", "angry", "neutral", "sad")}
+        update={"emotions": ("neutral", "neutral", "sad", "neutral", "angry")}
     )
     items = [
         pos.model_copy(update={"branches": (b0, pos.branches[1])}) if it.id == "pos-1" else it

@@ -350,8 +350,12 @@ def validate_dataset(
     if not parsed and not problems:
         problems.append(Problem(None, None, ITEMS, "has no items"))
     audio_refs: dict[str, tuple[int, str]] = {}
+    sound: list[AuditItem] = []  # items whose own structure holds: the only ones balance reads
     for n, item in parsed:
-        problems.extend(_check_item(item, manifest, n))
+        mine = _check_item(item, manifest, n)
+        problems.extend(mine)
+        if not any(p.is_error for p in mine):
+            sound.append(item)
         for rel in item.audio_files():
             audio_refs.setdefault(rel, (n, item.id))
     clips: dict[str, ClipInfo] = {}
@@ -366,7 +370,6 @@ def validate_dataset(
     mixed = manifest.mixed_audio_formats if mixed_formats is None else mixed_formats
     problems.extend(_format_problems(parsed, clips, mixed))
     problems.extend(_identical_branch_audio(parsed, clips))
-    items = [item for _, item in parsed]
     for field, source in ITEM_WARNING_SOURCES:
-        problems.extend(Problem(None, None, field, msg, "warning") for msg in source(items))
+        problems.extend(Problem(None, None, field, msg, "warning") for msg in source(sound))
     return problems
