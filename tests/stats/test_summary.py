@@ -103,10 +103,15 @@ def test_transcript_control_preference_and_agreement() -> None:
 
 
 def test_position_share_per_probe_protocol_and_cue() -> None:
-    rows = [row(item=f"i{i}", branch=b, order=o, pred="R2", cue=c)
-            for i in range(40) for b in (0, 1) for o in ("ab", "ba") for c in ("none", "hard")]  # fmt: skip
-    rows += [row(item=f"i{i}", protocol="pairwise", order=o, context_order=c, pred={"CA": "R1", "CB": "R2"})
-             for i in range(40) for o, c in orders("pairwise")]  # fmt: skip
+    rows = [
+        row(item=f"i{i}", branch=b, order=o, pred="R2", cue=c)
+        for i in range(40) for b in (0, 1) for o in ("ab", "ba") for c in ("none", "hard")
+    ]  # fmt: skip
+    habit = {"CA": "R1", "CB": "R2"}
+    rows += [
+        row(item=f"i{i}", protocol="pairwise", order=o, context_order=c, pred=habit)
+        for i in range(40) for o, c in orders("pairwise")
+    ]  # fmt: skip
     s = summarize(rows, replicates=B)
     got = {(p["probe"], p["protocol"], p["cue"]): p for p in s["position_bias"]}
     assert got[("J", "pointwise", "none")]["rate"] == 0.0
