@@ -92,6 +92,11 @@ def _heatmap(
     cmap: str,
     muted: np.ndarray | None = None,
 ) -> None:
+    if matrix.size == 0:
+        ax.set_title(title)
+        ax.text(0.5, 0.5, "not measured in these runs", ha="center", va="center")
+        ax.axis("off")
+        return
     im = ax.imshow(matrix, vmin=vmin, vmax=vmax, cmap=cmap, aspect="auto")
     ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
     ax.set_yticks(range(len(rows)), rows)
