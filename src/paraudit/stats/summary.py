@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -42,7 +42,7 @@ from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.itemboot import Estimate, Sheet, Sums
 from paraudit.stats.states import GROUPS, STATES
-from paraudit.stats.units import Row, chance_level, first_picks, turn_hits
+from paraudit.stats.units import FIRST_LABELS, Row, chance_level, first_picks, turn_hits
 from paraudit.stats.verdicts import position_direction, verdict
 
 SCHEMA = "paraudit.summary/2"
@@ -59,15 +59,6 @@ SECTIONS = (
     "verdicts",
 )
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
-
-
-def group_by(
-    rows: Iterable[Row], key: Callable[[Row], tuple[Any, ...]]
-) -> dict[tuple[Any, ...], list[Row]]:
-    out: dict[tuple[Any, ...], list[Row]] = defaultdict(list)
-    for r in rows:
-        out[key(r)].append(r)
-    return dict(out)
 
 
 def _cue_key(c: str) -> tuple[int, str]:
@@ -164,7 +155,9 @@ class _Group:
                 c.chance += 0.5
             if status == "ok":
                 c.parsed += 1
-                fp = first_picks(r)
+                pred = r["pred"]
+                # The common case inline (a choice), the rest through first_picks.
+                fp = (float(pred in FIRST_LABELS), 1.0) if type(pred) is str else first_picks(r)
                 if fp is not None:
                     t = self.position[(probe, proto, cue)][item]
                     t[0] += fp[0]
@@ -409,7 +402,10 @@ def summarize(rows: list[Row], *, replicates: int = DEFAULT_B, seed: int = 0) ->
 def _summarize(rows: list[Row], replicates: int, seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {s: [] for s in SECTIONS}
     intervals = 0
-    for (judge, task), rs in sorted(group_by(rows, lambda r: (r["judge"], r["task"])).items()):
+    groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for r in rows:
+        groups[(r["judge"], r["task"])].append(r)
+    for (judge, task), rs in sorted(groups.items()):
         g = _Group(judge, task, rs)
         g.tally()
         accuracy = g.accuracy()
