@@ -137,7 +137,8 @@ def _fixed(inst: Instance, first: bool) -> str | dict[str, str]:
 
 
 def text_preference(item_id: str) -> int:
-    """The branch whose response a text-only reader prefers (a fixed property of the words)."""
+    """The branch whose response a text-only reader prefers: fixed per item (it stands for a
+    preference formed from the words), the same whatever the audio."""
     return hashlib.sha256(item_id.encode()).digest()[0] % 2
 
 
