@@ -65,7 +65,10 @@ class Sheet:
         return np.asarray(self._cols[col] != 0)
 
     def restricted(self, col: int, mask: np.ndarray) -> int:
-        """A copy of a column zeroed outside `mask` (to pair two cells on shared items)."""
+        """A copy of a column zeroed outside `mask` (to pair two cells on shared items); the
+        column itself when the mask keeps every item it has."""
+        if not np.any(self._cols[col][~mask]):
+            return col
         self._cols.append(np.where(mask, self._cols[col], 0.0))
         return len(self._cols) - 1
 
