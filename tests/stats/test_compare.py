@@ -51,3 +51,8 @@ def test_single_judges_are_paired_across_names_and_nothing_shared_is_empty() -> 
     assert r["probes"][0]["judge_a"] == "v1" and r["probes"][0]["judge_b"] == "v2"
     empty = item_test({}, {})
     assert empty["items"] == 0 and empty["p_value"] == 1.0 and empty["delta"] is None
+
+
+def test_the_transcript_control_is_not_compared() -> None:
+    t = [row(judge="j", item=f"i{i}", probe="T", order=o) for i in range(4) for o in ("ab", "ba")]
+    assert per_probe(t + _rows("j", [True] * 4), t, "j", "j", replicates=200) == []

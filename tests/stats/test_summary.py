@@ -96,7 +96,10 @@ def test_transcript_control_preference_and_agreement() -> None:
                 rows.append(row(item=f"i{i}", probe="T", branch=b, order=o, pred=pick))
                 # J follows the audio: always right.
                 rows.append(row(item=f"i{i}", branch=b, order=o, correct=True))
-    t = summarize(rows, replicates=B)["transcript_control"][0]
+    s = summarize(rows, replicates=B)
+    assert not [a for a in s["accuracy"] if a["probe"] == "T"]  # no right answer, no accuracy
+    t = s["transcript_control"][0]
+    assert (t["answers"], t["errors"]) == (24, 0)
     assert t["order_consistency"]["rate"] == pytest.approx(8 / 12)
     assert t["prefers_branch_0"]["rate"] == pytest.approx((16 + 4) / 24)
     assert t["j_t_agreement"]["rate"] == pytest.approx(0.5)

@@ -222,12 +222,14 @@ def behaviour(summary: dict[str, Any]) -> Table:
 
 def transcript(summary: dict[str, Any]) -> Table:
     cols = ["judge", "task", "items", "T same response in both orders",
-            "T picks branch 0's response", "J–T agreement (½ if J follows the audio)"]  # fmt: skip
+            "T picks branch 0's response", "J–T agreement (½ if J follows the audio)",
+            "T answers", "unparsed", "refused", "errors"]  # fmt: skip
     rows = []
     for t in summary["transcript_control"]:
         keys = ("order_consistency", "prefers_branch_0", "j_t_agreement")
         items = max((t[k]["items"] for k in keys if k in t), default=0)
-        rows.append([t["judge"], t["task"], items, *(est(t.get(k)) for k in keys)])
+        fails = [t.get(k, 0) for k in ("answers", "unparsed", "refused", "errors")]
+        rows.append([t["judge"], t["task"], items, *(est(t.get(k)) for k in keys), *fails])
     return cols, rows
 
 

@@ -39,12 +39,15 @@ def judge_pairs(a: list[Row], b: list[Row]) -> list[tuple[str, str]]:
 
 
 def consistent_units(rows: list[Row], judge: str) -> dict[tuple[str, str], dict[Unit, bool]]:
-    """(probe, protocol) → unit → right in every order that ran (failed calls left out)."""
+    """(probe, protocol) → unit → right in every order that ran (failed calls left out).
+
+    The transcript control T is left out: both branches get the same words, so it has no right
+    answer to compare."""
     tally: dict[tuple[str, str], dict[Unit, list[int]]] = defaultdict(
         lambda: defaultdict(lambda: [0, 0])
     )
     for r in rows:
-        if r["judge"] == judge and answered(r):
+        if r["judge"] == judge and r["probe"] != "T" and answered(r):
             t = tally[(r["probe"], r["protocol"])][(r["task"], r["item_id"], r["cue"], r["branch"])]
             t[0] += 1
             t[1] += bool(r["correct"])

@@ -22,7 +22,8 @@ record carries `items`, the number of items it rests on. Sections, per judge × 
 - `position_bias` (× probe × protocol × cue): share of first-option picks, `direction`
   ('first'/'second' when |share − ½| ≥ 0.4 and the interval excludes ½).
 - `behaviour`: audio_sensitivity, pair_accuracy, order_consistency (of the J choice).
-- `transcript_control`: T's order_consistency, prefers_branch_0, and j_t_agreement.
+- `transcript_control`: T's order_consistency, prefers_branch_0, and j_t_agreement, with its
+  answers, unparsed, refused and errors (T has no accuracy row: it has no right answer).
 - `perception_turns` (positional × cue, and "all"): per-turn P accuracy.
 - `verdicts`: one per judge × task (`stats/verdicts.py`).
 - `intervals`: how many item-level intervals the summary holds.
@@ -99,6 +100,7 @@ class _Group:
         self.judge, self.task, self.rows = judge, task, rows
         self.sheet = Sheet(r["item_id"] for r in rows)
         self.pending: list[tuple[dict[str, Any], str, int]] = []
+        self.t_answers: dict[str, int] = {"answers": 0, "unparsed": 0, "refused": 0, "errors": 0}
         self.cells: dict[tuple[str, str, str], _Cell] = defaultdict(_Cell)
         self.units: dict[tuple[str, str, str, int | None, str], list[int]] = defaultdict(
             lambda: [0, 0]
@@ -189,6 +191,13 @@ class _Group:
             self.cells.items(), key=lambda kv: (kv[0][0], kv[0][1], _cue_key(kv[0][2]))
         ):
             n, k = int(sum(c.n.values())), int(sum(c.k.values()))
+            if probe == "T":
+                # Same words for both branches: no right answer, so no accuracy (its
+                # preference is in transcript_control); its failed answers are counted there.
+                if cue == "all":
+                    self.t_answers = {"answers": n, "unparsed": c.unparsed,
+                                      "refused": c.refused, "errors": c.errors}  # fmt: skip
+                continue
             lo, hi = wilson_interval(k, n) if n else (None, None)
             row: dict[str, Any] = {
                 "judge": self.judge,
@@ -344,7 +353,7 @@ class _Group:
             rec = {**base, "probe": probe, "protocol": proto, "cue": cue}
             self.ratio(rec, "_share", t)
             position.append(rec)
-        control: dict[str, Any] = dict(base)
+        control: dict[str, Any] = {**base, **self.t_answers}
         for name, t in bh.transcript_control(self.t_rows + self.j_point).items():
             self.ratio(control, name, t)
         turns = []
