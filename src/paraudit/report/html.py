@@ -46,7 +46,7 @@ def _verdict_rows(summary: dict[str, Any]) -> str:
         acc = (
             "no answers"
             if j is None or j["accuracy"] is None
-            else f"{j['accuracy']:.1%} ({j['ci_low']:.1%}–{j['ci_high']:.1%})"
+            else T.est({"rate": j["accuracy"], "ci_low": j["ci_low"], "ci_high": j["ci_high"]})
         )
         small = " <span class='muted'>(small sample)</span>" if v["small_sample"] else ""
         out.append(
