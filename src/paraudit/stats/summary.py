@@ -8,7 +8,8 @@ record carries `items`, the number of items it rests on. Sections, per judge × 
 - `accuracy` (× probe × protocol × cue, and cue "all"): `n` answered instances (failed calls
   are counted in `errors` and left out; unparsed and refused answers are wrong), `correct`,
   `accuracy` (per instance, as the paper's tables; None when nothing was answered), `parsed`,
-  `parsed_accuracy`, `unparsed`, `refused`, `errors`, `orders` (presentations that ran),
+  `parsed_accuracy`, `unparsed`, `refused`, `errors`, `orders` (the most presentations —
+  response × context orders — any unit was answered in),
   `consistent` (order-consistent accuracy: units right in every order that ran), `chance`
   (what a guess scores) and `above_chance` (the interval's lower end above it).
 - `protocol_gap` (× cue): pairwise − pointwise J accuracy on shared items.
@@ -76,7 +77,9 @@ class _Cell:
         self.cn: dict[str, float] = defaultdict(float)
         self.parsed = self.unparsed = self.refused = self.errors = 0
         self.chance = 0.0
-        self.orders: set[tuple[str, str | None]] = set()
+        self.orders = 0
+        """The most presentations (response × context orders) any unit was answered in."""
+        self.position: bh.Tally = bh.new_tally()
 
     def add(self, other: _Cell) -> None:
         """Pool another cue's tallies into this one (the "all" cue)."""
@@ -90,7 +93,7 @@ class _Cell:
         self.refused += other.refused
         self.errors += other.errors
         self.chance += other.chance
-        self.orders |= other.orders
+        self.orders = max(self.orders, other.orders)
 
 
 class _Group:
@@ -135,7 +138,6 @@ class _Group:
                 r["status"],
             )
             c = cells[(probe, proto, cue)]
-            c.orders.add((r["order"], r.get("context_order")))
             if status == "error":
                 c.errors += 1
                 continue
@@ -161,7 +163,7 @@ class _Group:
                 # The common case inline (a choice), the rest through first_picks.
                 fp = (float(pred in FIRST_LABELS), 1.0) if type(pred) is str else first_picks(r)
                 if fp is not None:
-                    t = self.position[(probe, proto, cue)][item]
+                    t = c.position[item]
                     t[0] += fp[0]
                     t[1] += fp[1]
             elif status == "unparsed":
@@ -177,6 +179,10 @@ class _Group:
             c = cells[(probe, proto, cue)]
             c.cn[item] += 1
             c.ck[item] += n == k
+            c.orders = max(c.orders, n)
+        for (probe, proto, cue), c in cells.items():
+            if c.position:
+                self.position[(probe, proto, cue)] = c.position
         for (probe, proto, cue), c in list(cells.items()):
             if cue != "all":
                 cells[(probe, proto, "all")].add(c)
@@ -215,7 +221,7 @@ class _Group:
                 "unparsed_rate": c.unparsed / n if n else None,
                 "refused": c.refused,
                 "errors": c.errors,
-                "orders": len(c.orders),
+                "orders": c.orders,
                 "chance": c.chance / n if n else None,
                 "consistent": {"units": int(sum(c.cn.values()))},
             }
