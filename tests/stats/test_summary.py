@@ -146,3 +146,22 @@ def test_every_proportion_has_items_and_the_intervals_are_counted() -> None:
         assert st["items"] == 12 and all(m["items"] == 12 for m in st["masses"].values())
     for a in s["accuracy"]:
         assert a["items"] == 12 and a["ci_low"] <= a["accuracy"] <= a["ci_high"]
+
+
+def test_excess_is_mass_minus_the_product_of_the_marginals() -> None:
+    """Hand-built units: the expected group mass is the product of P, O, J marginals."""
+    spec = [(1, 1, 1)] * 5 + [(1, 1, 0)] * 3 + [(0, 1, 0)] * 2 + [(0, 0, 0)] * 2
+    rows = [
+        row(item=f"i{u}", probe=p, order=o, correct=bool(v))
+        for u, pojs in enumerate(spec) for p, v in zip("POJ", pojs, strict=True)
+        for o in ("ab", "ba")
+    ]  # fmt: skip
+    (st,) = [s for s in summarize(rows, replicates=B)["states"] if s["cue"] == "all"]
+    p, o, j = 8 / 12, 10 / 12, 5 / 12
+    assert st["marginals"]["J"]["rate"] == pytest.approx(j)
+    assert st["expected"]["Potemkin"]["rate"] == pytest.approx(p * o * (1 - j))
+    assert st["excess"]["Potemkin"]["rate"] == pytest.approx(3 / 12 - p * o * (1 - j))
+    assert st["potemkin"]["rate"] == pytest.approx(3 / 8)
+    assert st["potemkin_baseline"]["rate"] == pytest.approx(1 - j)
+    bottleneck = (1 - p) * o * (1 - j) + p * (1 - o) * (1 - j)
+    assert st["expected"]["component bottleneck"]["rate"] == pytest.approx(bottleneck)
