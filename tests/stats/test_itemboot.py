@@ -71,3 +71,10 @@ def test_degenerate_items_give_a_degenerate_interval() -> None:
     s.ratio(kc, nc)
     (e,) = s.evaluate(500, 0)
     assert (e.value, e.low, e.high) == (1.0, 1.0, 1.0)
+
+
+def test_a_column_of_one_item() -> None:
+    s = Sheet(["a", "b", "c"])
+    s.ratio(s.column({"b": 2.0}), s.column({"b": 4.0}))
+    (e,) = s.evaluate(200, 0)
+    assert e.value == 0.5 and e.items == 1

@@ -57,10 +57,11 @@ class Sheet:
         col = np.zeros(len(self.items))
         if values:
             # itemgetter looks every item up in C (a report builds thousands of columns).
+            # (itemgetter of one key returns the value itself, not a 1-tuple.)
             where = (
                 itemgetter(*values)(self.index)
                 if len(values) > 1
-                else self.index[next(iter(values))]
+                else (self.index[next(iter(values))],)
             )
             col[np.asarray(where, dtype=np.intp)] = np.fromiter(values.values(), float, len(values))
         self._cols.append(col)
