@@ -118,6 +118,20 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
         and c["task"] == "single-turn-emotions"
     )
     assert prosody_p["accuracy"] >= 0.85
+    summary = json.loads((tmp_path / "demo" / "report" / "summary.json").read_text())
+    # The transcript control is reported as what it can measure, never as an accuracy.
+    for t in summary["transcript_control"]:
+        assert {"order_consistency", "prefers_branch_0", "j_t_agreement"} <= set(t)
+    assert "must sit near 50" not in (tmp_path / "demo" / "report" / "report.html").read_text()
+    verdicts = {(v["judge"], v["task"]): v for v in summary["verdicts"]}
+    # No judge at chance gets a component verdict; the judges without skill are at chance.
+    assert all(v["group"] is None for v in verdicts.values() if v["kind"] == "at chance")
+    for judge in ("builtin:random", "builtin:first", "builtin:transcript"):
+        for task in ("single-turn-emotions", "positional-emotion"):
+            assert verdicts[(judge, task)]["kind"] == "at chance", verdicts[(judge, task)]["text"]
+    # The prosody judge hears the single-turn cue: a state verdict, not "at chance".
+    prosody = verdicts[("builtin:prosody", "single-turn-emotions")]
+    assert prosody["kind"] == "state" and prosody["j_accuracy"]["ci_low"] > 0.5, prosody["text"]
 
 
 def _run80(*args: str) -> tuple[int, str]:

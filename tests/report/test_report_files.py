@@ -5,6 +5,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from paraudit.cli.main import app
+from paraudit.report.tables import TABLES
 
 
 def test_every_output_is_written(small_report: Path) -> None:
@@ -21,7 +22,7 @@ def test_every_output_is_written(small_report: Path) -> None:
         "full_accuracy.csv",
     } <= csvs
     tex = (small_report / "tables.tex").read_text()
-    assert tex.count(r"\begin{tabular}") == 6 and "%" not in tex.replace(r"\%", "")
+    assert tex.count(r"\begin{tabular}") == len(TABLES) and "%" not in tex.replace(r"\%", "")
 
 
 def test_report_is_self_contained(small_report: Path) -> None:

@@ -23,3 +23,9 @@ def test_wilson_equals_statsmodels(k: int, n: int, confidence: float) -> None:
 
 def test_empty_sample_is_uninformative() -> None:
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_wilson_is_public_at_the_package() -> None:
+    import paraudit.stats
+
+    assert paraudit.stats.wilson_interval is wilson_interval

@@ -1,39 +1,58 @@
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
-from paraudit.stats.compare import compare_runs, mcnemar
+from paraudit.stats.compare import compare_runs, item_test, per_probe
+from tests.stats.synthetic import row
 
 
-def _rows(judge: str, correct: list[bool]) -> list[dict[str, Any]]:
+def _rows(judge: str, correct: list[bool], instances: int = 1) -> list[dict]:  # type: ignore[type-arg]
+    """One unit per item; `instances` cues per item (each its own unit)."""
+    cues = ["none", "soft", "hard", "transition"][:instances]
     return [
-        {
-            "judge": judge,
-            "task": "t",
-            "item_id": f"i{i}",
-            "probe": "J",
-            "protocol": "pointwise",
-            "cue": "none",
-            "order": "ab",
-            "branch": 0,
-            "correct": c,
-        }
-        for i, c in enumerate(correct)
-    ]
+        row(judge=judge, item=f"i{i}", cue=c, order=o, correct=ok)
+        for i, ok in enumerate(correct) for c in cues for o in ("ab", "ba")
+    ]  # fmt: skip
 
 
-def test_mcnemar_exact_matches_statsmodels() -> None:
+def test_one_unit_per_item_is_mcnemars_exact_test() -> None:
     a = [True] * 30 + [False] * 10 + [True] * 2 + [False] * 8
     b = [True] * 30 + [True] * 10 + [False] * 2 + [False] * 8
-    m = mcnemar(_rows("j", a), _rows("j", b), "j", "j")
-    assert (m["a_right_b_wrong"], m["b_right_a_wrong"], m["shared"]) == (2, 10, 50)
-    ref = sm_mcnemar([[30, 2], [10, 8]], exact=True).pvalue
-    assert m["p_value"] == pytest.approx(ref)
+    (m,) = per_probe(_rows("j", a), _rows("j", b), "j", "j", replicates=500)
+    assert (m["a_better"], m["b_better"], m["items"]) == (2, 10, 50)
+    assert m["p_value"] == pytest.approx(sm_mcnemar([[30, 2], [10, 8]], exact=True).pvalue)
+    assert m["delta"] == pytest.approx(8 / 50) and m["ci_low"] <= m["delta"] <= m["ci_high"]
 
 
-def test_single_judges_are_paired_across_names() -> None:
-    r = compare_runs(_rows("v1", [True, False]), _rows("v2", [True, True]))
-    assert r["mcnemar"][0]["judge_a"] == "v1" and r["mcnemar"][0]["judge_b"] == "v2"
+def test_items_not_instances_are_the_trials() -> None:
+    """The issue's example: 3 items flip, each with many instances → p = 0.25, not ≈ 1e-11."""
+    a = [False] * 3 + [True] * 5
+    b = [True] * 3 + [True] * 5
+    (m,) = per_probe(_rows("j", a, 4), _rows("j", b, 4), "j", "j", replicates=500)
+    assert m["units"] == 32 and m["items"] == 8 and m["b_better"] == 3
+    assert m["p_value"] == pytest.approx(0.25)
+
+
+def test_order_consistent_outcomes_are_compared() -> None:
+    """Run B is right in one order only on every item: order-consistently it is always wrong."""
+    a = _rows("j", [True] * 6)
+    b = [
+        row(judge="j", item=f"i{i}", order=o, correct=o == "ab")
+        for i in range(6)
+        for o in ("ab", "ba")
+    ]
+    (m,) = per_probe(a, b, "j", "j", replicates=500)
+    assert m["accuracy_a"] == 1.0 and m["accuracy_b"] == 0.0 and m["a_better"] == 6
+
+
+def test_single_judges_are_paired_across_names_and_nothing_shared_is_empty() -> None:
+    r = compare_runs(_rows("v1", [True, False]), _rows("v2", [True, True]), replicates=200)
+    assert r["probes"][0]["judge_a"] == "v1" and r["probes"][0]["judge_b"] == "v2"
+    empty = item_test({}, {})
+    assert empty["items"] == 0 and empty["p_value"] == 1.0 and empty["delta"] is None
+
+
+def test_the_transcript_control_is_not_compared() -> None:
+    t = [row(judge="j", item=f"i{i}", probe="T", order=o) for i in range(4) for o in ("ab", "ba")]
+    assert per_probe(t + _rows("j", [True] * 4), t, "j", "j", replicates=200) == []

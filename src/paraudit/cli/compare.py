@@ -21,33 +21,49 @@ def compare(
     run_a: Path = typer.Argument(..., help="Baseline run folder."),
     run_b: Path = typer.Argument(..., help="Candidate run folder."),
     out: Path | None = typer.Option(None, "--out", help="Also write the comparison as JSON."),
+    replicates: int = typer.Option(10_000, min=100, help="Bootstrap replicates."),
+    seed: int = typer.Option(0, help="Bootstrap seed."),
 ) -> None:
-    """McNemar exact test on shared instances, state shifts and state correlations."""
+    """Per probe, at item level: paired bootstrap of the change and an exact McNemar test on
+    per-item order-consistent outcomes; state shifts and state correlations."""
     if out is not None:
         check_out_file(out)
     dataset_a, dataset_b = run_dataset(run_a), run_dataset(run_b)
     if dataset_a and dataset_b and dataset_a != dataset_b:
         warn(
             f"the runs audited different datasets ({dataset_a} vs {dataset_b}); items are "
-            "paired by id, so McNemar only means something if the ids name the same items"
+            "paired by id, so the tests only mean something if the ids name the same items"
         )
-    result = compare_runs(load_runs([run_a]), load_runs([run_b]))
-    if not result["mcnemar"]:
+    result = compare_runs(load_runs([run_a]), load_runs([run_b]), replicates=replicates, seed=seed)
+    if not result["probes"]:
         raise fail("no judge to compare: the runs share no judge name and hold several judges")
-    table = Table(title="paired McNemar exact test on shared instances")
-    for col in ("judge A", "judge B", "shared", "acc A", "acc B", "A✓B✗", "B✓A✗", "p"):
+    table = Table(
+        title="per probe, item level: order-consistent accuracy, B − A with a paired item "
+        "bootstrap 95 % CI, exact McNemar test on items"
+    )
+    for col in ("judge A", "judge B", "probe", "items", "acc A", "acc B", "B − A (95% CI)",
+                "A better", "B better", "p"):  # fmt: skip
         table.add_column(col)
-    for m in result["mcnemar"]:
-        acc_a = "–" if m["accuracy_a"] is None else f"{m['accuracy_a']:.1%}"
-        acc_b = "–" if m["accuracy_b"] is None else f"{m['accuracy_b']:.1%}"
+    for m in result["probes"]:
+
+        def pct(x: float | None) -> str:
+            return "–" if x is None else f"{x:.1%}"
+
+        diff = (
+            "–"
+            if m["delta"] is None
+            else f"{m['delta']:+.1%} ({m['ci_low']:+.1%} to {m['ci_high']:+.1%})"
+        )
         table.add_row(
             m["judge_a"],
             m["judge_b"],
-            str(m["shared"]),
-            acc_a,
-            acc_b,
-            str(m["a_right_b_wrong"]),
-            str(m["b_right_a_wrong"]),
+            f"{m['probe']} {m['protocol']}",
+            str(m["items"]),
+            pct(m["accuracy_a"]),
+            pct(m["accuracy_b"]),
+            diff,
+            str(m["a_better"]),
+            str(m["b_better"]),
             f"{m['p_value']:.3g}",
         )
     console.print(table)

@@ -55,7 +55,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "compare": (
         "paraudit.cli.compare",
         "compare",
-        "McNemar exact test on shared instances, state shifts and state correlations.",
+        "Per probe, at item level: paired bootstrap of the change and an exact McNemar test on "
+        "per-item order-consistent outcomes; state shifts and state correlations.",
     ),
     "annotate": (
         "paraudit.cli.annotate",

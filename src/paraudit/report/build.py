@@ -12,7 +12,7 @@ from paraudit.report import html
 from paraudit.report import tables as T
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.accuracy import read_results
-from paraudit.stats.summary import summarize
+from paraudit.stats.summary import SECTIONS, summarize
 
 
 def load_runs(run_dirs: list[Path], labels: list[str] | None = None) -> list[dict[str, Any]]:
@@ -49,15 +49,21 @@ def write_report(
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     (out / "tables").mkdir(exist_ok=True)
-    md = ["# paraudit summary\n", "## Verdicts\n"]
-    md += [f"- **{j}**: {v}" for j, v in summary["verdicts"].items()]
+    md = [
+        "# paraudit summary\n",
+        f"{summary['intervals']} item-level 95 % intervals "
+        f"({summary['bootstrap']['replicates']} replicates of whole items); about 1 in 20 "
+        "misses its true value by chance alone.\n",
+        "## Verdicts\n",
+    ]
+    md += [f"- **{v['judge']}** · {v['task']}: {v['text']}" for v in summary["verdicts"]]
     tex: list[str] = []
     for name, fn in T.TABLES.items():
         table = fn(summary)
         T.write_csv(out / "tables" / f"{name}.csv", table)
         md += [f"\n## {name.replace('_', ' ')}\n", T.markdown(table)]
         tex.append(T.latex(table, name.replace("_", " ")))
-    for key in ("accuracy", "protocol_gap", "cue_dependence", "states", "behaviour"):
+    for key in SECTIONS:
         T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary[key]))
     (out / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     (out / "tables.tex").write_text("\n".join(tex), encoding="utf-8")

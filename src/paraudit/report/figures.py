@@ -53,54 +53,70 @@ def _short(judge: str) -> str:
     return judge
 
 
+def _at_chance(summary: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(v["judge"], v["task"]) for v in summary["verdicts"] if v["kind"] == "at chance"}
+
+
 def state_bars(summary: dict[str, Any], out: Path) -> str | None:
     rows = [s for s in summary["states"] if s["cue"] == "all"]
     if not rows:
         return None
     plt = _plt()
+    chance = _at_chance(summary)
     tasks = sorted({s["task"] for s in rows})
     fig, axes = plt.subplots(
-        1, len(tasks), figsize=(4.2 * len(tasks), 3.2), squeeze=False, sharey=True
-    )
+        1, len(tasks), figsize=(4.6 * len(tasks), 0.45 * len(summary["judges"]) + 2.2),
+        squeeze=False,
+    )  # fmt: skip
     for ax, task in zip(axes[0], tasks, strict=True):
         rs = [s for s in rows if s["task"] == task]
-        names = [_short(s["judge"]) for s in rs]
+        names = [
+            f"{_short(s['judge'])} (n={s['items']})"
+            + (" · at chance" if (s["judge"], task) in chance else "")
+            for s in rs
+        ]
         left = np.zeros(len(rs))
         for g in GROUPS:
-            vals = np.array([s["groups"][g] for s in rs])
+            vals = np.array([s["groups"][g]["rate"] or 0.0 for s in rs])
             ax.barh(names, vals, left=left, color=GROUP_COLOURS[g], label=g)
             left += vals
         ax.set_xlim(0, 1)
-        ax.set_title(f"{task} (pointwise, all cues)")
-        ax.set_xlabel("share of instances")
+        ax.set_title(f"{task} (pointwise, all cues, order-consistent)")
+        ax.set_xlabel("share of (item, branch, cue) units · n = items")
     axes[0][-1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
+    fig.tight_layout()
     return _save(fig, out, "states")
 
 
 def _heatmap(
     ax: Any,
     matrix: np.ndarray,
+    items: np.ndarray,
     rows: list[str],
     cols: list[str],
     title: str,
     vmin: float,
     vmax: float,
     cmap: str,
+    muted: np.ndarray | None = None,
 ) -> None:
+    if matrix.size == 0:
+        ax.set_title(title)
+        ax.text(0.5, 0.5, "not measured in these runs", ha="center", va="center")
+        ax.axis("off")
+        return
     im = ax.imshow(matrix, vmin=vmin, vmax=vmax, cmap=cmap, aspect="auto")
     ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
     ax.set_yticks(range(len(rows)), rows)
     for i in range(len(rows)):
         for j in range(len(cols)):
             v = matrix[i, j]
-            ax.text(
-                j,
-                i,
-                "–" if np.isnan(v) else f"{v:+.2f}" if vmin < 0 else f"{v:.2f}",
-                ha="center",
-                va="center",
-                fontsize=8,
-            )
+            text = "–" if np.isnan(v) else f"{v:+.2f}" if vmin < 0 else f"{v:.2f}"
+            if not np.isnan(v):
+                text += f"\nn={int(items[i, j])}"
+            grey = muted is not None and bool(muted[i, j])
+            ax.text(j, i, text + ("*" if grey else ""), ha="center", va="center", fontsize=7,
+                    color="#888888" if grey else "black")  # fmt: skip
     ax.set_title(title)
     ax.figure.colorbar(im, ax=ax, fraction=0.046)
 
@@ -112,42 +128,39 @@ def heatmaps(summary: dict[str, Any], out: Path) -> str | None:
     plt = _plt()
     names = [_short(j) for j in judges]
     tasks = sorted({a["task"] for a in summary["accuracy"]})
-    pot = np.full((len(judges), len(tasks)), np.nan)
+    shape = (len(judges), len(tasks))
+    pot, pot_n, muted = np.full(shape, np.nan), np.zeros(shape), np.zeros(shape, bool)
     for s in summary["states"]:
-        if s["cue"] == "all" and s["potemkin_rate"] is not None:
-            pot[judges.index(s["judge"]), tasks.index(s["task"])] = s["potemkin_rate"]
-    gap_cols = sorted({(g["task"], g["cue"]) for g in summary["protocol_gap"]})
-    gap = np.full((len(judges), len(gap_cols)), np.nan)
-    for g in summary["protocol_gap"]:
-        gap[judges.index(g["judge"]), gap_cols.index((g["task"], g["cue"]))] = g["delta"]
-    cue_cols = sorted({(c["task"], c["protocol"], c["cue"]) for c in summary["cue_dependence"]})
-    cue = np.full((len(judges), len(cue_cols)), np.nan)
-    for c in summary["cue_dependence"]:
-        cue[judges.index(c["judge"]), cue_cols.index((c["task"], c["protocol"], c["cue"]))] = c[
-            "delta"
-        ]
-    fig, axes = plt.subplots(1, 3, figsize=(15, 0.5 * len(judges) + 2.4))
-    _heatmap(axes[0], pot, names, tasks, "conditional Potemkin rate π110/(π110+π111)", 0, 1, "Reds")
-    _heatmap(
-        axes[1],
-        gap,
-        names,
-        [f"{t[:6]} {c}" for t, c in gap_cols],
-        "protocol gap: pairwise − pointwise",
-        -1,
-        1,
-        "RdBu_r",
+        if s["cue"] == "all" and s["potemkin"]["rate"] is not None:
+            at = (judges.index(s["judge"]), tasks.index(s["task"]))
+            pot[at], pot_n[at], muted[at] = (
+                s["potemkin"]["rate"],
+                s["items"],
+                not s["interpretable"],
+            )
+
+    def grid(records: list[dict[str, Any]], key: Any) -> tuple[list[Any], np.ndarray, np.ndarray]:
+        cols = sorted({key(r) for r in records})
+        m, n = np.full((len(judges), len(cols)), np.nan), np.zeros((len(judges), len(cols)))
+        for r in records:
+            at = (judges.index(r["judge"]), cols.index(key(r)))
+            m[at] = np.nan if r["delta"] is None else r["delta"]
+            n[at] = r["items"]
+        return cols, m, n
+
+    gap_cols, gap, gap_n = grid(summary["protocol_gap"], lambda g: (g["task"], g["cue"]))
+    cue_cols, cue, cue_n = grid(
+        summary["cue_dependence"], lambda c: (c["task"], c["protocol"], c["cue"])
     )
-    _heatmap(
-        axes[2],
-        cue,
-        names,
-        [f"{t[:6]} {p[:5]} {c}" for t, p, c in cue_cols],
-        "cue dependence: cue − no cue",
-        -1,
-        1,
-        "RdBu_r",
-    )
+    fig, axes = plt.subplots(1, 3, figsize=(18, 0.6 * len(judges) + 3.2))
+    _heatmap(axes[0], pot, pot_n, names, tasks,
+             "conditional Potemkin π110/(π110+π111)\n(* grey: P, O or J not above chance)",
+             0, 1, "Reds", muted)  # fmt: skip
+    _heatmap(axes[1], gap, gap_n, names, [f"{t} · {c}" for t, c in gap_cols],
+             "protocol gap: pairwise − pointwise", -1, 1, "RdBu_r")  # fmt: skip
+    _heatmap(axes[2], cue, cue_n, names, [f"{t} · {p} · {c}" for t, p, c in cue_cols],
+             "cue dependence: cue − no cue", -1, 1, "RdBu_r")  # fmt: skip
+    fig.text(0.01, 0.01, "n = items per cell", fontsize=7)
     fig.tight_layout()
     return _save(fig, out, "heatmaps")
 
@@ -167,31 +180,31 @@ def accuracy_bars(summary: dict[str, Any], out: Path) -> str | None:
     fig, axes = plt.subplots(
         len(tasks),
         1,
-        figsize=(max(6, 1.3 * len(judges) * len(conds) / 3), 2.8 * len(tasks)),
+        figsize=(max(6, 1.3 * len(judges) * len(conds) / 3), 3.0 * len(tasks)),
         squeeze=False,
     )
     width = 0.8 / max(1, len(conds))
     colours = plt.cm.tab10(np.linspace(0, 1, 10))
     for ax, task in zip(axes[:, 0], tasks, strict=True):
+        items: dict[str, int] = {}
         for k, (proto, cue) in enumerate(conds):
             xs, ys, lo, hi = [], [], [], []
             for i, j in enumerate(judges):
                 a = next(
-                    (
-                        a
-                        for a in rows
-                        if a["task"] == task
-                        and a["judge"] == j
-                        and a["protocol"] == proto
-                        and a["cue"] == cue
-                    ),
+                    (a for a in rows if a["task"] == task and a["judge"] == j
+                     and a["protocol"] == proto and a["cue"] == cue),
                     None,
-                )
-                if a:
+                )  # fmt: skip
+                if a and a["accuracy"] is not None:
+                    items[j] = max(items.get(j, 0), a["items"])
                     xs.append(i + (k - (len(conds) - 1) / 2) * width)
                     ys.append(a["accuracy"])
-                    lo.append(a["accuracy"] - a["ci_low"])
-                    hi.append(a["ci_high"] - a["accuracy"])
+                    # Clipped at 0: a 0 % or 100 % cell has a degenerate interval, and
+                    # matplotlib refuses negative error bars.
+                    low = a["ci_low"] if a["ci_low"] is not None else a["accuracy"]
+                    high = a["ci_high"] if a["ci_high"] is not None else a["accuracy"]
+                    lo.append(max(0.0, a["accuracy"] - low))
+                    hi.append(max(0.0, high - a["accuracy"]))
             ax.bar(
                 xs,
                 ys,
@@ -203,10 +216,12 @@ def accuracy_bars(summary: dict[str, Any], out: Path) -> str | None:
                 hatch="//" if proto == "pairwise" else None,
             )
         ax.axhline(0.5, color="black", lw=0.8, ls="--")
-        ax.set_xticks(range(len(judges)), [_short(j) for j in judges])
+        ax.set_xticks(
+            range(len(judges)), [f"{_short(j)}\nn={items.get(j, 0)} items" for j in judges]
+        )
         ax.set_ylim(0, 1)
         ax.set_ylabel("J accuracy")
-        ax.set_title(f"{task}: native judgment with 95 % Wilson intervals (dashed: chance)")
+        ax.set_title(f"{task}: native judgment, 95 % item-bootstrap intervals (dashed: chance)")
     axes[0][0].legend(ncol=4, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.12), frameon=False)
     fig.tight_layout()
     return _save(fig, out, "accuracy")

@@ -35,6 +35,10 @@ def write_csv(path: Path, table: Table) -> None:
         w.writerows(rows)
 
 
+class Muted(str):
+    """A cell the HTML report greys out (shown, but not to be read as evidence)."""
+
+
 def fmt(v: Any, pct: bool = False) -> str:
     if v is None:
         return "–"
@@ -43,51 +47,82 @@ def fmt(v: Any, pct: bool = False) -> str:
     return str(v)
 
 
+def est(d: dict[str, Any] | None, signed: bool = False) -> str:
+    """'x % (low–high)' for a rate with its item-level interval; '–' when undefined."""
+    if not d or d.get("rate", d.get("delta")) is None:
+        return "–"
+    v = d.get("rate", d.get("delta"))
+    f = "{:+.1%}" if signed else "{:.1%}"
+    if d.get("ci_low") is None:
+        return f.format(v)
+    sep = " to " if signed else "–"
+    return f"{f.format(v)} ({f.format(d['ci_low'])}{sep}{f.format(d['ci_high'])})"
+
+
+def _accuracy(a: dict[str, Any]) -> str:
+    """A cell's accuracy; a cell whose every call failed has no answers (never 0 %)."""
+    if a["accuracy"] is None:
+        return f"no answers ({a['errors']} errors)" if a["errors"] else "no answers"
+    return est({"rate": a["accuracy"], "ci_low": a["ci_low"], "ci_high": a["ci_high"]})
+
+
+def _wilson(a: dict[str, Any]) -> str:
+    if a["wilson_low"] is None:
+        return "–"
+    return f"{a['wilson_low']:.1%}–{a['wilson_high']:.1%}"
+
+
+def _failures(a: dict[str, Any]) -> list[Any]:
+    return [a["unparsed"], a["refused"], a["errors"]]
+
+
+def verdicts(summary: dict[str, Any]) -> Table:
+    cols = ["judge", "task", "items", "verdict"]
+    rows = [[v["judge"], v["task"], v["items"], v["text"]] for v in summary["verdicts"]]
+    return cols, rows
+
+
 def headline(summary: dict[str, Any]) -> Table:
-    """J accuracy per judge, task, protocol and cue (strict), with interval and unparsed rate."""
-    cols = [
-        "judge",
-        "task",
-        "protocol",
-        "cue",
-        "n",
-        "accuracy",
-        "95% CI",
-        "unparsed",
-        "parsed-only",
+    """J accuracy per judge, task, protocol and cue: per instance with its item-level interval
+    (the paper's Wilson interval beside it), order-consistent, and the failed answers."""
+    cols = ["judge", "task", "protocol", "cue", "items", "answers", "accuracy (item CI)",
+            "Wilson (per instance)", "order-consistent (item CI)", "unparsed", "refused",
+            "errors"]  # fmt: skip
+    rows = [
+        [
+            a["judge"],
+            a["task"],
+            a["protocol"],
+            a["cue"],
+            a["items"],
+            a["n"],
+            _accuracy(a),
+            _wilson(a),
+            est(a["consistent"]),
+            *_failures(a),
+        ]  # fmt: skip
+        for a in summary["accuracy"]
+        if a["probe"] == "J"
     ]
-    rows = []
-    for a in summary["accuracy"]:
-        if a["probe"] == "J":
-            rows.append(
-                [
-                    a["judge"],
-                    a["task"],
-                    a["protocol"],
-                    a["cue"],
-                    a["n"],
-                    fmt(a["accuracy"], True),
-                    f"{a['ci_low']:.1%}–{a['ci_high']:.1%}",
-                    fmt(a["unparsed_rate"], True),
-                    fmt(a["parsed_accuracy"], True),
-                ]
-            )
     return cols, rows
 
 
 def probes(summary: dict[str, Any]) -> Table:
-    cols = ["judge", "task", "probe", "protocol", "n", "accuracy", "95% CI", "unparsed"]
+    cols = ["judge", "task", "probe", "protocol", "items", "answers", "accuracy (item CI)",
+            "order-consistent (item CI)", "chance", "unparsed", "refused", "errors"]  # fmt: skip
     rows = [
         [
             a["judge"],
             a["task"],
             a["probe"],
             a["protocol"],
+            a["items"],
             a["n"],
-            fmt(a["accuracy"], True),
-            f"{a['ci_low']:.1%}–{a['ci_high']:.1%}",
-            fmt(a["unparsed_rate"], True),
-        ]
+            _accuracy(a),
+            est(a["consistent"]),
+            fmt(a["chance"], True),
+            *_failures(a),
+        ]  # fmt: skip
         for a in summary["accuracy"]
         if a["cue"] == "all"
     ]
@@ -95,117 +130,129 @@ def probes(summary: dict[str, Any]) -> Table:
 
 
 def states(summary: dict[str, Any]) -> Table:
-    cols = [
-        "judge",
-        "task",
-        "n",
-        "reliable 111",
-        "Potemkin 110",
-        "bottleneck 010/100",
-        "shortcut 001/011/101",
-        "failure 000",
-        "cond. Potemkin (95% CI)",
-    ]
+    """Order-consistent state groups (all cues pooled), with conditional Potemkin beside its
+    independence baseline; greyed where P, O or J is not above chance."""
+    cols = ["judge", "task", "items", "units", "reliable 111", "Potemkin 110",
+            "perception 010", "mapping 100", "shortcut 001/011/101", "failure 000",
+            "cond. Potemkin", "baseline 1 − acc(J)"]  # fmt: skip
     rows = []
     for s in summary["states"]:
         if s["cue"] != "all":
             continue
         g, m = s["groups"], s["masses"]
-        pot = (
-            "–"
-            if s["potemkin_rate"] is None
-            else f"{s['potemkin_rate']:.1%} "
-            f"({s['potemkin_ci_low']:.1%}–{s['potemkin_ci_high']:.1%})"
-        )
+        pot = est(s["potemkin"])
+        if not s["interpretable"]:
+            pot = Muted(f"{pot} — not interpretable: {', '.join(s['not_above_chance'])} "
+                        "not above chance")  # fmt: skip
         rows.append(
             [
                 s["judge"],
                 s["task"],
-                s["n"],
-                fmt(g["reliable"], True),
-                fmt(g["Potemkin"], True),
-                f"{fmt(m['010'], True)} / {fmt(m['100'], True)}",
-                fmt(g["shortcut-like success"], True),
-                fmt(g["full-stack failure"], True),
+                s["items"],
+                s["units"],
+                est(g["reliable"]),
+                est(g["Potemkin"]),
+                est(m["010"]),
+                est(m["100"]),
+                est(g["shortcut-like success"]),
+                est(g["full-stack failure"]),
                 pot,
-            ]
+                est(s["potemkin_baseline"]),
+            ]  # fmt: skip
         )
     return cols, rows
 
 
 def gaps(summary: dict[str, Any]) -> Table:
-    cols = ["judge", "task", "cue", "pairwise", "pointwise", "Δ (pair − point)", "95% CI", "items"]
+    cols = ["judge", "task", "cue", "items", "Δ pairwise − pointwise (item CI)"]
     rows = [
-        [
-            g["judge"],
-            g["task"],
-            g["cue"],
-            fmt(g["pairwise"], True),
-            fmt(g["pointwise"], True),
-            f"{g['delta']:+.1%}",
-            f"{g['ci_low']:+.1%} to {g['ci_high']:+.1%}",
-            g["items"],
-        ]
+        [g["judge"], g["task"], g["cue"], g["items"], est(g, signed=True)]
         for g in summary["protocol_gap"]
     ]
     return cols, rows
 
 
 def cue_dependence(summary: dict[str, Any]) -> Table:
-    cols = ["judge", "task", "protocol", "cue", "Δ (cue − none)", "95% CI", "items"]
+    cols = ["judge", "task", "protocol", "cue", "items", "Δ cue − none (item CI)"]
     rows = [
-        [
-            c["judge"],
-            c["task"],
-            c["protocol"],
-            c["cue"],
-            f"{c['delta']:+.1%}",
-            f"{c['ci_low']:+.1%} to {c['ci_high']:+.1%}",
-            c["items"],
-        ]
+        [c["judge"], c["task"], c["protocol"], c["cue"], c["items"], est(c, signed=True)]
         for c in summary["cue_dependence"]
     ]
     return cols, rows
 
 
-def behaviour(summary: dict[str, Any]) -> Table:
-    cols = [
-        "judge",
-        "task",
-        "audio sensitivity",
-        "pair accuracy",
-        "R1 picks",
-        "order consistency",
-        "transcript control (T)",
-        "staging − oracle",
+def staging(summary: dict[str, Any]) -> Table:
+    cols = ["judge", "task", "protocol", "items", "Δ staging − oracle (item CI)"]
+    rows = [
+        [s["judge"], s["task"], s["protocol"], s["items"], est(s, signed=True)]
+        for s in summary["staging_minus_oracle"]
     ]
+    return cols, rows
+
+
+def position(summary: dict[str, Any]) -> Table:
+    cols = ["judge", "task", "probe", "protocol", "cue", "items", "first-option share (item CI)",
+            "flag"]  # fmt: skip
+    rows = [
+        [
+            p["judge"],
+            p["task"],
+            p["probe"],
+            p["protocol"],
+            p["cue"],
+            p["items"],
+            est(p),
+            f"biased to the {p['direction']} option" if p["direction"] else "",
+        ]  # fmt: skip
+        for p in summary["position_bias"]
+    ]
+    return cols, rows
+
+
+def behaviour(summary: dict[str, Any]) -> Table:
+    cols = ["judge", "task", "items", "audio sensitivity", "pair accuracy",
+            "J choice order consistency"]  # fmt: skip
     rows = []
     for b in summary["behaviour"]:
-        so = ", ".join(f"{k} {v:+.1%}" for k, v in b["staging_minus_oracle"].items()) or "–"
-        rows.append(
-            [b["judge"], b["task"]]
-            + [
-                fmt(b[k]["rate"], True)
-                for k in (
-                    "audio_sensitivity",
-                    "pair_accuracy",
-                    "position_bias",
-                    "order_consistency",
-                    "transcript_control",
-                )
-            ]
-            + [so]
-        )
+        keys = ("audio_sensitivity", "pair_accuracy", "order_consistency")
+        items = max((b[k]["items"] for k in keys), default=0)
+        rows.append([b["judge"], b["task"], items, *(est(b[k]) for k in keys)])
+    return cols, rows
+
+
+def transcript(summary: dict[str, Any]) -> Table:
+    cols = ["judge", "task", "items", "T same response in both orders",
+            "T picks branch 0's response", "J–T agreement (½ if J follows the audio)",
+            "T answers", "unparsed", "refused", "errors"]  # fmt: skip
+    rows = []
+    for t in summary["transcript_control"]:
+        keys = ("order_consistency", "prefers_branch_0", "j_t_agreement")
+        items = max((t[k]["items"] for k in keys if k in t), default=0)
+        fails = [t.get(k, 0) for k in ("answers", "unparsed", "refused", "errors")]
+        rows.append([t["judge"], t["task"], items, *(est(t.get(k)) for k in keys), *fails])
+    return cols, rows
+
+
+def perception_turns(summary: dict[str, Any]) -> Table:
+    cols = ["judge", "task", "cue", "items", "P per-turn accuracy (item CI)"]
+    rows = [
+        [p["judge"], p["task"], p["cue"], p["items"], est(p)] for p in summary["perception_turns"]
+    ]
     return cols, rows
 
 
 TABLES = {
+    "verdicts": verdicts,
     "headline_j_accuracy": headline,
     "probe_accuracy": probes,
     "states": states,
     "protocol_gap": gaps,
     "cue_dependence": cue_dependence,
+    "staging_minus_oracle": staging,
+    "position_bias": position,
     "behaviour": behaviour,
+    "transcript_control": transcript,
+    "perception_per_turn": perception_turns,
 }
 
 
@@ -220,6 +267,7 @@ def _tex(s: Any) -> str:
         ("–", "--"),
         ("Δ", r"$\Delta$"),
         ("−", "-"),
+        ("½", r"$\tfrac{1}{2}$"),
     ):
         text = text.replace(a, b)
     return text
@@ -241,8 +289,13 @@ def latex(table: Table, caption: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _md(v: Any) -> str:
+    text = str(v).replace("|", "\\|")
+    return f"_{text}_" if isinstance(v, Muted) else text
+
+
 def markdown(table: Table) -> str:
     cols, rows = table
     out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    out += ["| " + " | ".join(str(v) for v in r) + " |" for r in rows]
+    out += ["| " + " | ".join(_md(v) for v in r) + " |" for r in rows]
     return "\n".join(out) + "\n"

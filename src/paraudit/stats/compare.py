@@ -1,27 +1,35 @@
-"""Run versus run: paired McNemar on shared instances, state shifts, state correlations.
+"""Run versus run, at item level: per probe, state shifts, state correlations.
 
-McNemar's exact test (a binomial test on the discordant pairs) asks whether a judge's
-accuracy changed between two runs on the same instances — a regression test across versions.
-The §5.3 check correlates the (P,O,J) state proportions of the same judges on two datasets
-(e.g. synthetic vs real speech), with Spearman and Pearson coefficients.
+A regression test across judge versions or datasets. For every probe × protocol, each
+(task, item, cue, branch) unit both runs answered is scored order-consistently (right in every
+order that ran). Per item, each run's accuracy over its shared units gives:
+- a paired bootstrap interval of acc(B) − acc(A), resampling whole items;
+- an exact McNemar test on the items: an item is discordant when one run does better on it
+  than the other, and under "no change" each discordant item favours either run with
+  probability ½ (a two-sided binomial test; with one unit per item this is McNemar's exact
+  test, with several it is its sign-test form). Items, not instances, are the trials: three
+  items flipping give p = 0.25, not the p ≈ 1e-11 that counting their instances would.
+The §5.3 check correlates the order-consistent (P, O, J) state proportions of the same judges
+on two datasets (e.g. synthetic vs real speech), with Spearman and Pearson coefficients.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
+import numpy as np
 from scipy.stats import binomtest, pearsonr, spearmanr
 
-from paraudit.stats.states import STATES, instance_states, masses
+from paraudit.stats.bootstrap import PairedCounts, paired_interval
+from paraudit.stats.states import STATES, masses, unit_states
+from paraudit.stats.units import Row, answered
 
-INSTANCE = ("task", "item_id", "probe", "protocol", "cue", "order", "branch")
+Unit = tuple[str, str, str, Any]
+"""(task, item_id, cue, branch)"""
 
 
-def _key(r: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(r[k] for k in INSTANCE)
-
-
-def judge_pairs(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> list[tuple[str, str]]:
+def judge_pairs(a: list[Row], b: list[Row]) -> list[tuple[str, str]]:
     """Judges to compare: the same name in both runs, or the only judge of each run."""
     ja, jb = sorted({r["judge"] for r in a}), sorted({r["judge"] for r in b})
     shared = [(j, j) for j in ja if j in jb]
@@ -30,46 +38,90 @@ def judge_pairs(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> list[tuple[
     return [(ja[0], jb[0])] if len(ja) == 1 and len(jb) == 1 else []
 
 
-def mcnemar(a: list[dict[str, Any]], b: list[dict[str, Any]], ja: str, jb: str) -> dict[str, Any]:
-    ra = {_key(r): bool(r["correct"]) for r in a if r["judge"] == ja}
-    rb = {_key(r): bool(r["correct"]) for r in b if r["judge"] == jb}
-    shared = sorted(set(ra) & set(rb), key=str)
-    only_a = sum(ra[k] and not rb[k] for k in shared)
-    only_b = sum(rb[k] and not ra[k] for k in shared)
-    disc = only_a + only_b
-    p = binomtest(only_a, disc, 0.5).pvalue if disc else 1.0
-    n = len(shared)
+def consistent_units(rows: list[Row], judge: str) -> dict[tuple[str, str], dict[Unit, bool]]:
+    """(probe, protocol) → unit → right in every order that ran (failed calls left out).
+
+    The transcript control T is left out: both branches get the same words, so it has no right
+    answer to compare."""
+    tally: dict[tuple[str, str], dict[Unit, list[int]]] = defaultdict(
+        lambda: defaultdict(lambda: [0, 0])
+    )
+    for r in rows:
+        if r["judge"] == judge and r["probe"] != "T" and answered(r):
+            t = tally[(r["probe"], r["protocol"])][(r["task"], r["item_id"], r["cue"], r["branch"])]
+            t[0] += 1
+            t[1] += bool(r["correct"])
+    return {k: {u: n == c for u, (n, c) in v.items()} for k, v in tally.items()}
+
+
+def item_test(
+    ua: dict[Unit, bool], ub: dict[Unit, bool], replicates: int = 10_000, seed: int = 0
+) -> dict[str, Any]:
+    """Item-level comparison of two runs' order-consistent outcomes on their shared units."""
+    per: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for u in set(ua) & set(ub):
+        t = per[(u[0], u[1])]
+        t[0] += ua[u]
+        t[1] += ub[u]
+        t[2] += 1
+    items = sorted(per)
+    out: dict[str, Any] = {"items": len(items), "units": sum(per[i][2] for i in items)}
+    if not items:
+        return {**out, "accuracy_a": None, "accuracy_b": None, "delta": None, "ci_low": None,
+                "ci_high": None, "a_better": 0, "b_better": 0, "p_value": 1.0}  # fmt: skip
+    ka = np.array([per[i][0] for i in items], float)
+    kb = np.array([per[i][1] for i in items], float)
+    n = np.array([per[i][2] for i in items], float)
+    iv = paired_interval(PairedCounts(kb, n, ka, n), replicates, seed)
+    a_better = int(np.sum(ka > kb))
+    b_better = int(np.sum(kb > ka))
+    disc = a_better + b_better
     return {
-        "judge_a": ja,
-        "judge_b": jb,
-        "shared": n,
-        "accuracy_a": sum(ra[k] for k in shared) / n if n else None,
-        "accuracy_b": sum(rb[k] for k in shared) / n if n else None,
-        "a_right_b_wrong": only_a,
-        "b_right_a_wrong": only_b,
-        "p_value": float(p),
+        **out,
+        "accuracy_a": float(ka.sum() / n.sum()),
+        "accuracy_b": float(kb.sum() / n.sum()),
+        "delta": iv.estimate,
+        "ci_low": iv.low,
+        "ci_high": iv.high,
+        "a_better": a_better,
+        "b_better": b_better,
+        "p_value": float(binomtest(a_better, disc, 0.5).pvalue) if disc else 1.0,
     }
 
 
-def state_shift(
-    a: list[dict[str, Any]], b: list[dict[str, Any]], ja: str, jb: str
-) -> dict[str, float]:
-    ma = masses([s["state"] for s in instance_states(a) if s["judge"] == ja]).masses
-    mb = masses([s["state"] for s in instance_states(b) if s["judge"] == jb]).masses
+def per_probe(
+    a: list[Row], b: list[Row], ja: str, jb: str, replicates: int = 10_000, seed: int = 0
+) -> list[dict[str, Any]]:
+    ca, cb = consistent_units(a, ja), consistent_units(b, jb)
+    out = []
+    for probe, protocol in sorted(set(ca) & set(cb)):
+        test = item_test(ca[(probe, protocol)], cb[(probe, protocol)], replicates, seed)
+        out.append({"judge_a": ja, "judge_b": jb, "probe": probe, "protocol": protocol, **test})
+    return out
+
+
+def _masses(rows: list[Row], judge: str) -> dict[str, float] | None:
+    m = masses([s["state"] for s in unit_states(rows) if s["judge"] == judge])
+    return m.masses if m.n else None
+
+
+def state_shift(a: list[Row], b: list[Row], ja: str, jb: str) -> dict[str, float]:
+    ma, mb = _masses(a, ja), _masses(b, jb)
+    if ma is None or mb is None:
+        return {}
     return {s: mb[s] - ma[s] for s in STATES}
 
 
-def state_correlation(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
+def state_correlation(a: list[Row], b: list[Row]) -> dict[str, Any]:
     """Correlation of the 8 state proportions of every shared judge, pooled."""
     xs: list[float] = []
     ys: list[float] = []
     for ja, jb in judge_pairs(a, b):
-        ma = masses([s["state"] for s in instance_states(a) if s["judge"] == ja])
-        mb = masses([s["state"] for s in instance_states(b) if s["judge"] == jb])
-        if ma.n and mb.n:
-            xs += [ma.masses[s] for s in STATES]
-            ys += [mb.masses[s] for s in STATES]
-    if len(xs) < 3:
+        ma, mb = _masses(a, ja), _masses(b, jb)
+        if ma is not None and mb is not None:
+            xs += [ma[s] for s in STATES]
+            ys += [mb[s] for s in STATES]
+    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
         return {"points": len(xs), "spearman": None, "pearson": None}
     sp, pe = spearmanr(xs, ys), pearsonr(xs, ys)
     return {
@@ -81,10 +133,13 @@ def state_correlation(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[
     }
 
 
-def compare_runs(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
+def compare_runs(
+    a: list[Row], b: list[Row], *, replicates: int = 10_000, seed: int = 0
+) -> dict[str, Any]:
     pairs = judge_pairs(a, b)
     return {
-        "mcnemar": [mcnemar(a, b, ja, jb) for ja, jb in pairs],
+        "unit": "item",
+        "probes": [t for ja, jb in pairs for t in per_probe(a, b, ja, jb, replicates, seed)],
         "state_shift": {f"{ja} → {jb}": state_shift(a, b, ja, jb) for ja, jb in pairs},
         "state_correlation": state_correlation(a, b),
     }

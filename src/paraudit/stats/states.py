@@ -1,12 +1,13 @@
-"""The (P, O, J) state of every pointwise instance, state masses and their groups (§3.3)."""
+"""The (P, O, J) state of every pointwise unit, state masses and their groups (§3.3)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from paraudit.stats.accuracy import wilson_interval
+from paraudit.stats.units import Row, answered
 
 STATES = ("111", "110", "101", "100", "011", "010", "001", "000")
 # The paper's Fig. 3 groups, in stacking order, with one colour each in every figure.
@@ -35,33 +36,35 @@ STATE_MEANING = {
     "000": "full-stack failure: wrong everywhere",
 }
 
-Key = tuple[str, str, str, int, str, str]
-"""(judge, task, item_id, branch, cue, order)"""
+UnitKey = tuple[str, str, str, int, str]
+"""(judge, task, item_id, branch, cue)"""
 
 
-def _key(r: dict[str, Any]) -> Key:
-    return (r["judge"], r["task"], r["item_id"], int(r["branch"]), r["cue"], r["order"])
-
-
-def instance_states(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per pointwise J instance that has its P and pointwise O counterparts.
-
-    P and O are matched on the same item, branch, cue and order. Strict scoring: an unparsed or
-    failed probe counts as 0.
-    """
-    by: dict[str, dict[Key, bool]] = defaultdict(dict)
+def consistent_outcomes(rows: Iterable[Row], probe: str) -> dict[UnitKey, bool]:
+    """Per pointwise (judge, task, item, branch, cue) unit of `probe`: right in every order
+    that ran (failed calls are no answer; a unit whose every call failed is absent)."""
+    tally: dict[UnitKey, list[int]] = defaultdict(lambda: [0, 0])
     for r in rows:
-        if (
-            r["protocol"] == "pointwise"
-            and r["probe"] in ("J", "P", "O")
-            and r["branch"] is not None
-        ):
-            by[r["probe"]][_key(r)] = bool(r["correct"])
+        if r["probe"] == probe and r["protocol"] == "pointwise" and r["branch"] is not None:
+            if answered(r):
+                t = tally[(r["judge"], r["task"], r["item_id"], int(r["branch"]), r["cue"])]
+                t[0] += 1
+                t[1] += bool(r["correct"])
+    return {k: n == c for k, (n, c) in tally.items()}
+
+
+def unit_states(rows: list[Row]) -> list[dict[str, Any]]:
+    """One record per pointwise (item, branch, cue) unit that has P, O and J answers.
+
+    Each probe counts as right only when it is right in every order that ran, so a judge
+    with a fixed position habit (always R1) is never right on all three by the luck of one
+    order. Strict scoring: an unparsed or refused answer is wrong.
+    """
+    p, o = consistent_outcomes(rows, "P"), consistent_outcomes(rows, "O")
     out = []
-    for key, j in by["J"].items():
-        if key in by["P"] and key in by["O"]:
-            p, o = by["P"][key], by["O"][key]
-            judge, task, item, branch, cue, order = key
+    for key, j in consistent_outcomes(rows, "J").items():
+        if key in p and key in o:
+            judge, task, item, branch, cue = key
             out.append(
                 {
                     "judge": judge,
@@ -69,17 +72,28 @@ def instance_states(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "item_id": item,
                     "branch": branch,
                     "cue": cue,
-                    "order": order,
-                    "state": f"{int(p)}{int(o)}{int(j)}",
+                    "state": f"{int(p[key])}{int(o[key])}{int(j)}",
                 }
             )
+    return out
+
+
+def independent_masses(p: float, o: float, j: float) -> dict[str, float]:
+    """The state masses independent P, O and J with these marginals would give."""
+    out = {}
+    for s in STATES:
+        out[s] = (
+            (p if s[0] == "1" else 1 - p)
+            * (o if s[1] == "1" else 1 - o)
+            * (j if s[2] == "1" else 1 - j)
+        )
     return out
 
 
 @dataclass(frozen=True)
 class StateMasses:
     counts: dict[str, int]
-    """Instances in each of the eight states."""
+    """Units in each of the eight states."""
 
     @property
     def n(self) -> int:
@@ -94,45 +108,9 @@ class StateMasses:
     def group(self, name: str) -> float:
         return sum(self.masses[s] for s in GROUPS[name])
 
-    def potemkin_rate(self) -> tuple[float | None, float, float]:
-        """π110 / (π110 + π111) with a 95 % Wilson interval on the underlying counts."""
-        k = self.counts["110"]
-        m = k + self.counts["111"]
-        if m == 0:
-            return None, 0.0, 1.0
-        lo, hi = wilson_interval(k, m)
-        return k / m, lo, hi
-
 
 def masses(states: list[str]) -> StateMasses:
     counts = dict.fromkeys(STATES, 0)
     for s in states:
         counts[s] += 1
     return StateMasses(counts)
-
-
-def verdict(m: StateMasses, j_accuracy: float) -> str:
-    """One plain sentence per judge, from its state masses."""
-    if m.n == 0:
-        return "No (P, O, J) states: run the J, P and O probes to diagnose this judge."
-    groups = {g: m.group(g) for g in GROUPS}
-    top = max(groups, key=lambda g: groups[g])
-    share = f"{groups[top]:.0%} of instances"
-    if top == "reliable" and groups["reliable"] >= 0.6:
-        return f"Reliable: hears the cue, maps it and composes both natively ({share})."
-    if top == "Potemkin":
-        return (
-            f"Potemkin-dominant: hears the emotion and maps it when told, but fails to "
-            f"compose the two in a native judgment ({share})."
-        )
-    if top == "shortcut-like success":
-        return (
-            f"Shortcut-dominant: its native answers are right without the component skills "
-            f"({share}); accuracy {j_accuracy:.0%} is not evidence that it uses the audio."
-        )
-    if top == "component bottleneck":
-        weak = "perception" if m.masses["010"] >= m.masses["100"] else "response mapping"
-        return f"Bottlenecked by {weak}: a component fails before judgment can ({share})."
-    if top == "full-stack failure":
-        return f"Fails across the stack: wrong on perception, mapping and judgment ({share})."
-    return f"Mostly reliable ({share}) but not dominantly so."

@@ -1,219 +1,471 @@
-"""Every figure of the diagnostic report, computed from result rows only (summary.json).
+"""Every number of the diagnostic report, computed from result rows only (summary.json).
 
-Schema `paraudit.summary/1` (all rates are fractions in [0, 1]; intervals are 95 %):
-- `accuracy`: one row per judge × task × probe × protocol × cue — n, correct (strict: unparsed
-  and errors count as wrong), accuracy with Wilson ci_low/ci_high, parsed, parsed_accuracy,
-  unparsed_rate, errors, refused. Rows with cue "all" pool the cues.
-- `protocol_gap`: judge × task × cue (J probe) — pairwise, pointwise, delta = pairwise −
-  pointwise, ci_low/ci_high from a paired bootstrap over items, items.
-- `cue_dependence`: judge × task × protocol × cue ∈ {hard, transition} (J probe) — delta =
-  acc(cue) − acc(none) with a paired item bootstrap interval.
-- `states`: judge × task × cue (and "all") — n, masses of the 8 (P,O,J) states, the 5 group
-  masses, potemkin_rate = π110 / (π110 + π111) with a Wilson interval.
-- `behaviour`: judge × task — audio_sensitivity, pair_accuracy, position_bias (share of R1
-  picks), order_consistency, transcript_control (T accuracy), staging_minus_oracle per
-  protocol; each as {k, n, rate} or a difference.
-- `verdicts`: judge → one plain sentence, from the states pooled over tasks and cues, with
-  position bias and audio insensitivity named when they are extreme.
-- `pointwise_j_overall`: judge → pointwise J accuracy pooled over tasks and cues.
+Schema `paraudit.summary/2`. Rates are fractions in [0, 1]. Every interval (`ci_low`,
+`ci_high`) is 95 % from resampling whole items (B replicates, seeded; `stats/itemboot.py`);
+`wilson_low`/`wilson_high` are the paper's per-instance Wilson interval, kept beside it. Every
+record carries `items`, the number of items it rests on. Sections, per judge × task:
+
+- `accuracy` (× probe × protocol × cue, and cue "all"): `n` answered instances (failed calls
+  are counted in `errors` and left out; unparsed and refused answers are wrong), `correct`,
+  `accuracy` (per instance, as the paper's tables; None when nothing was answered), `parsed`,
+  `parsed_accuracy`, `unparsed`, `refused`, `errors`, `orders` (the most presentations —
+  response × context orders — any unit was answered in),
+  `consistent` (order-consistent accuracy: units right in every order that ran), `chance`
+  (what a guess scores) and `above_chance` (the interval's lower end above it).
+- `protocol_gap` (× cue): pairwise − pointwise J accuracy on shared items.
+- `cue_dependence` (× protocol × cue ∈ hard, transition): J accuracy under the cue − none.
+- `staging_minus_oracle` (× protocol): S − O accuracy on shared items.
+- `states` (× cue, and "all"): order-consistent (P, O, J) units: `units`, `masses` (8 states),
+  `groups` (5), `expected` (the group masses independent P, O, J would give), `excess`
+  (groups − expected; "all" only), `marginals`, `potemkin` = π110 / (π110 + π111) with its
+  independence `potemkin_baseline` = 1 − acc(J), and `interpretable` (P, O and J each above
+  chance; the report greys the conditional Potemkin rate otherwise).
+- `position_bias` (× probe × protocol × cue): share of first-option picks, `direction`
+  ('first'/'second' when |share − ½| ≥ 0.4 and the interval excludes ½).
+- `behaviour`: audio_sensitivity, pair_accuracy, order_consistency (of the J choice).
+- `transcript_control`: T's order_consistency, prefers_branch_0, and j_t_agreement, with its
+  answers, unparsed, refused and errors (T has no accuracy row: it has no right answer).
+- `perception_turns` (positional × cue, and "all"): per-turn P accuracy.
+- `verdicts`: one per judge × task (`stats/verdicts.py`).
+- `intervals`: how many item-level intervals the summary holds.
 """
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
-from paraudit.stats.bootstrap import DEFAULT_B, PairedCounts, paired_interval
-from paraudit.stats.states import GROUPS, STATES, instance_states, masses, verdict
+from paraudit.stats.bootstrap import DEFAULT_B
+from paraudit.stats.itemboot import Estimate, Sheet, Sums
+from paraudit.stats.states import GROUPS, STATES
+from paraudit.stats.units import FIRST_LABELS, Row, chance_level, first_picks, turn_hits
+from paraudit.stats.verdicts import position_direction, verdict
 
-SCHEMA = "paraudit.summary/1"
-Row = dict[str, Any]
-
-
-def group_by(
-    rows: Iterable[Row], key: Callable[[Row], tuple[Any, ...]]
-) -> dict[tuple[Any, ...], list[Row]]:
-    out: dict[tuple[Any, ...], list[Row]] = defaultdict(list)
-    for r in rows:
-        out[key(r)].append(r)
-    return dict(out)
-
-
-def accuracy_row(rs: list[Row]) -> dict[str, Any]:
-    n = len(rs)
-    k = sum(bool(r["correct"]) for r in rs)
-    parsed = sum(r["status"] == "ok" for r in rs)
-    lo, hi = wilson_interval(k, n)
-    return {
-        "n": n,
-        "correct": k,
-        "accuracy": k / n if n else 0.0,
-        "ci_low": lo,
-        "ci_high": hi,
-        "parsed": parsed,
-        "parsed_accuracy": k / parsed if parsed else None,
-        "unparsed_rate": sum(r["status"] == "unparsed" for r in rs) / n if n else 0.0,
-        "errors": sum(r["status"] == "error" for r in rs),
-        "refused": sum(r["status"] == "refused" for r in rs),
-    }
+SCHEMA = "paraudit.summary/2"
+SECTIONS = (
+    "accuracy",
+    "protocol_gap",
+    "cue_dependence",
+    "staging_minus_oracle",
+    "states",
+    "position_bias",
+    "behaviour",
+    "transcript_control",
+    "perception_turns",
+    "verdicts",
+)
+CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
 
-def _rate(kn: tuple[int, int]) -> dict[str, Any]:
-    k, n = kn
-    lo, hi = wilson_interval(k, n)
-    return {"k": k, "n": n, "rate": k / n if n else None, "ci_low": lo, "ci_high": hi}
+def _cue_key(c: str) -> tuple[int, str]:
+    return (CUE_ORDER.get(c, 9), c)
 
 
-def item_counts(rs: list[Row]) -> dict[str, tuple[int, int]]:
-    out: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for r in rs:
-        out[r["item_id"]][0] += bool(r["correct"])
-        out[r["item_id"]][1] += 1
-    return {k: (v[0], v[1]) for k, v in out.items()}
+class _Cell:
+    """Tallies of one judge × task × probe × protocol × cue."""
+
+    def __init__(self) -> None:
+        self.k: dict[str, float] = defaultdict(float)
+        self.n: dict[str, float] = defaultdict(float)
+        self.ck: dict[str, float] = defaultdict(float)
+        self.cn: dict[str, float] = defaultdict(float)
+        self.parsed = self.unparsed = self.refused = self.errors = 0
+        self.chance = 0.0
+        self.orders = 0
+        """The most presentations (response × context orders) any unit was answered in."""
+        self.position: bh.Tally = bh.new_tally()
+
+    def add(self, other: _Cell) -> None:
+        """Pool another cue's tallies into this one (the "all" cue)."""
+        for mine, theirs in ((self.k, other.k), (self.n, other.n), (self.ck, other.ck)):
+            for item, v in theirs.items():
+                mine[item] += v
+        for item, v in other.cn.items():
+            self.cn[item] += v
+        self.parsed += other.parsed
+        self.unparsed += other.unparsed
+        self.refused += other.refused
+        self.errors += other.errors
+        self.chance += other.chance
+        self.orders = max(self.orders, other.orders)
 
 
-def paired(a: list[Row], b: list[Row]) -> PairedCounts | None:
-    ca, cb = item_counts(a), item_counts(b)
-    items = sorted(set(ca) & set(cb))
-    if not items:
-        return None
-    return PairedCounts(
-        np.array([ca[i][0] for i in items], float),
-        np.array([ca[i][1] for i in items], float),
-        np.array([cb[i][0] for i in items], float),
-        np.array([cb[i][1] for i in items], float),
-    )
+class _Group:
+    """All statistics of one judge × task: tallies first, then one resampling of its items."""
+
+    def __init__(self, judge: str, task: str, rows: list[Row]) -> None:
+        self.judge, self.task, self.rows = judge, task, rows
+        self.sheet = Sheet(r["item_id"] for r in rows)
+        self.pending: list[tuple[dict[str, Any], str, int]] = []
+        self.t_answers: dict[str, int] = {"answers": 0, "unparsed": 0, "refused": 0, "errors": 0}
+        self.cells: dict[tuple[str, str, str], _Cell] = defaultdict(_Cell)
+        self.units: dict[tuple[str, str, str, int | None, str], list[int]] = defaultdict(
+            lambda: [0, 0]
+        )
+
+    # -- asking for statistics -------------------------------------------------------------
+    def ask(self, target: dict[str, Any], key: str, handle: int) -> None:
+        self.pending.append((target, key, handle))
+
+    def ratio(self, target: dict[str, Any], key: str, tally: bh.Tally) -> None:
+        num = self.sheet.column({i: v[0] for i, v in tally.items()})
+        den = self.sheet.column({i: v[1] for i, v in tally.items()})
+        self.ask(target, key, self.sheet.ratio(num, den))
+
+    def _cols(self, k: dict[str, float], n: dict[str, float]) -> tuple[int, int]:
+        return self.sheet.column(k), self.sheet.column(n)
+
+    # -- tallies -----------------------------------------------------------------------------
+    def tally(self) -> None:
+        """One pass over the rows: cells per real cue, units, first picks, per-turn P."""
+        cells, units = self.cells, self.units
+        self.position: dict[tuple[str, str, str], bh.Tally] = defaultdict(bh.new_tally)
+        self.turns: dict[str, bh.Tally] = defaultdict(bh.new_tally)
+        self.j_point: list[Row] = []
+        self.t_rows: list[Row] = []
+        for r in self.rows:
+            probe, proto, cue, item, status = (
+                r["probe"],
+                r["protocol"],
+                r["cue"],
+                r["item_id"],
+                r["status"],
+            )
+            c = cells[(probe, proto, cue)]
+            if status == "error":
+                c.errors += 1
+                continue
+            right = bool(r["correct"])
+            c.n[item] += 1
+            c.k[item] += right
+            u = units[(probe, proto, cue, r["branch"], item)]
+            u[0] += 1
+            u[1] += right
+            gold = r.get("gold")
+            if isinstance(gold, dict) and "CA" not in gold:
+                c.chance += chance_level(r)
+                hits = turn_hits(r)
+                if hits is not None:
+                    t = self.turns[cue][item]
+                    t[0] += hits[0]
+                    t[1] += hits[1]
+            else:
+                c.chance += 0.5
+            if status == "ok":
+                c.parsed += 1
+                pred = r["pred"]
+                # The common case inline (a choice), the rest through first_picks.
+                fp = (float(pred in FIRST_LABELS), 1.0) if type(pred) is str else first_picks(r)
+                if fp is not None:
+                    t = c.position[item]
+                    t[0] += fp[0]
+                    t[1] += fp[1]
+            elif status == "unparsed":
+                c.unparsed += 1
+            elif status == "refused":
+                c.refused += 1
+            if proto == "pointwise" and r["branch"] is not None:
+                if probe == "J":
+                    self.j_point.append(r)
+                elif probe == "T":
+                    self.t_rows.append(r)
+        for (probe, proto, cue, _, item), (n, k) in units.items():
+            c = cells[(probe, proto, cue)]
+            c.cn[item] += 1
+            c.ck[item] += n == k
+            c.orders = max(c.orders, n)
+        for (probe, proto, cue), c in cells.items():
+            if c.position:
+                self.position[(probe, proto, cue)] = c.position
+        for (probe, proto, cue), c in list(cells.items()):
+            if cue != "all":
+                cells[(probe, proto, "all")].add(c)
+        for per_cue in list(self.turns.values()):
+            bh.merge(self.turns["all"], per_cue)
+
+    # -- sections ------------------------------------------------------------------------------
+    def accuracy(self) -> list[dict[str, Any]]:
+        out = []
+        self.acc_cols: dict[tuple[str, str, str], tuple[int, int]] = {}
+        for (probe, proto, cue), c in sorted(
+            self.cells.items(), key=lambda kv: (kv[0][0], kv[0][1], _cue_key(kv[0][2]))
+        ):
+            n, k = int(sum(c.n.values())), int(sum(c.k.values()))
+            if probe == "T":
+                # Same words for both branches: no right answer, so no accuracy (its
+                # preference is in transcript_control); its failed answers are counted there.
+                if cue == "all":
+                    self.t_answers = {"answers": n, "unparsed": c.unparsed,
+                                      "refused": c.refused, "errors": c.errors}  # fmt: skip
+                continue
+            lo, hi = wilson_interval(k, n) if n else (None, None)
+            row: dict[str, Any] = {
+                "judge": self.judge,
+                "task": self.task,
+                "probe": probe,
+                "protocol": proto,
+                "cue": cue,
+                "n": n,
+                "correct": k,
+                "wilson_low": lo,
+                "wilson_high": hi,
+                "parsed": c.parsed,
+                "parsed_accuracy": k / c.parsed if c.parsed else None,
+                "unparsed": c.unparsed,
+                "unparsed_rate": c.unparsed / n if n else None,
+                "refused": c.refused,
+                "errors": c.errors,
+                "orders": c.orders,
+                "chance": c.chance / n if n else None,
+                "consistent": {"units": int(sum(c.cn.values()))},
+            }
+            cols = self._cols(c.k, c.n)
+            self.acc_cols[(probe, proto, cue)] = cols
+            self.ask(row, "_acc", self.sheet.ratio(*cols))
+            self.ask(row["consistent"], "_est", self.sheet.ratio(*self._cols(c.ck, c.cn)))
+            out.append(row)
+        return out
+
+    def differences(self) -> tuple[list[dict[str, Any]], ...]:
+        gaps, cues, staging = [], [], []
+
+        def diff(
+            a: tuple[str, str, str], b: tuple[str, str, str], **extra: str
+        ) -> dict[str, Any] | None:
+            if a not in self.acc_cols or b not in self.acc_cols:
+                return None
+            (ka, na), (kb, nb) = self.acc_cols[a], self.acc_cols[b]
+            shared = self.sheet.present(na) & self.sheet.present(nb)
+            if not shared.any():
+                return None
+            cols_a = (self.sheet.restricted(ka, shared), self.sheet.restricted(na, shared))
+            cols_b = (self.sheet.restricted(kb, shared), self.sheet.restricted(nb, shared))
+            d: dict[str, Any] = {"judge": self.judge, "task": self.task, **extra}
+            self.ask(d, "_diff", self.sheet.difference(cols_a, cols_b, int(shared.sum())))
+            return d
+
+        j_cues = sorted({c for p, _, c in self.cells if p == "J"}, key=_cue_key)
+        for cue in j_cues:
+            d = diff(("J", "pairwise", cue), ("J", "pointwise", cue), cue=cue)
+            if d:
+                gaps.append(d)
+        for proto in ("pointwise", "pairwise"):
+            for cue in ("hard", "transition"):
+                d = diff(("J", proto, cue), ("J", proto, "none"), protocol=proto, cue=cue)
+                if d:
+                    cues.append(d)
+            d = diff(("S", proto, "all"), ("O", proto, "all"), protocol=proto)
+            if d:
+                staging.append(d)
+        return gaps, cues, staging
+
+    def states(self) -> list[dict[str, Any]]:
+        consistent = {k: n == c for k, (n, c) in self.units.items() if k[1] == "pointwise"}
+        counts: dict[str, dict[str, dict[str, float]]] = defaultdict(
+            lambda: {s: defaultdict(float) for s in (*STATES, "total")}
+        )
+        for (probe, _, cue, branch, item), j in consistent.items():
+            if probe != "J" or branch is None:
+                continue
+            p = consistent.get(("P", "pointwise", cue, branch, item))
+            o = consistent.get(("O", "pointwise", cue, branch, item))
+            if p is None or o is None:
+                continue
+            state = f"{int(p)}{int(o)}{int(j)}"
+            for c in (cue, "all"):
+                counts[c][state][item] += 1
+                counts[c]["total"][item] += 1
+        out = []
+        for cue in sorted(counts, key=_cue_key):
+            out.append(self._state_row(cue, counts[cue]))
+        return out
+
+    def _state_row(self, cue: str, counts: dict[str, dict[str, float]]) -> dict[str, Any]:
+        col = {s: self.sheet.column(v) for s, v in counts.items()}
+        total = col["total"]
+        items = int(self.sheet.present(total).sum())
+        row: dict[str, Any] = {
+            "judge": self.judge,
+            "task": self.task,
+            "cue": cue,
+            "units": int(sum(counts["total"].values())),
+            "items": items,
+            "masses": {},
+            "groups": {},
+            "expected": {},
+            "excess": {},
+            "marginals": {},
+        }
+
+        def mass(states: tuple[str, ...]) -> Callable[[Sums], np.ndarray]:
+            return lambda s: sum(s[..., col[x]] for x in states) / s[..., total]
+
+        def marginal(pos: int) -> Callable[[Sums], np.ndarray]:
+            return mass(tuple(x for x in STATES if x[pos] == "1"))
+
+        def expected(states: tuple[str, ...]) -> Callable[[Sums], np.ndarray]:
+            def fn(s: Sums) -> np.ndarray:
+                m = [marginal(i)(s) for i in range(3)]
+                return np.asarray(
+                    sum(
+                        np.prod([m[i] if x[i] == "1" else 1 - m[i] for i in range(3)], axis=0)
+                        for x in states
+                    )
+                )
+
+            return fn
+
+        def excess(states: tuple[str, ...]) -> Callable[[Sums], np.ndarray]:
+            m, e = mass(states), expected(states)
+            return lambda s: m(s) - e(s)
+
+        for st in STATES:
+            self.ask(row["masses"], st, self.sheet.stat(mass((st,)), items))
+        for g, members in GROUPS.items():
+            self.ask(row["groups"], g, self.sheet.stat(mass(members), items))
+            if cue == "all":
+                self.ask(row["expected"], g, self.sheet.stat(expected(members), items))
+                self.ask(row["excess"], g, self.sheet.stat(excess(members), items))
+        for name, pos in (("P", 0), ("O", 1), ("J", 2)):
+            self.ask(row["marginals"], name, self.sheet.stat(marginal(pos), items))
+        c110, c111 = col["110"], col["111"]
+        self.ask(
+            row,
+            "potemkin",
+            self.sheet.stat(lambda s: s[..., c110] / (s[..., c110] + s[..., c111]), items),
+        )
+        j = marginal(2)
+        self.ask(row, "potemkin_baseline", self.sheet.stat(lambda s: 1 - j(s), items))
+        return row
+
+    def rates(self) -> dict[str, Any]:
+        flips, pairs = bh.audio_and_pairs(self.j_point)
+        base = {"judge": self.judge, "task": self.task}
+        behaviour: dict[str, Any] = dict(base)
+        self.ratio(behaviour, "audio_sensitivity", flips)
+        self.ratio(behaviour, "pair_accuracy", pairs)
+        self.ratio(behaviour, "order_consistency", bh.choice_order_consistency(self.j_point))
+        position = []
+        for (probe, proto, cue), t in sorted(
+            self.position.items(),
+            key=lambda kv: (kv[0][0], kv[0][1], _cue_key(kv[0][2])),
+        ):
+            rec = {**base, "probe": probe, "protocol": proto, "cue": cue}
+            self.ratio(rec, "_share", t)
+            position.append(rec)
+        control: dict[str, Any] = {**base, **self.t_answers}
+        for name, t in bh.transcript_control(self.t_rows + self.j_point).items():
+            self.ratio(control, name, t)
+        turns = []
+        for cue, t in sorted(self.turns.items(), key=lambda kv: _cue_key(kv[0])):
+            rec = {**base, "cue": cue}
+            self.ratio(rec, "_turns", t)
+            turns.append(rec)
+        return {
+            "behaviour": behaviour,
+            "position_bias": position,
+            "transcript_control": control,
+            "perception_turns": turns,
+        }
+
+    def resolve(self, replicates: int, seed: int) -> int:
+        """Evaluate every statistic asked and write it into its record; returns the number of
+        intervals written."""
+        estimates = self.sheet.evaluate(replicates, seed)
+        shown = 0
+        for target, key, handle in self.pending:
+            e: Estimate = estimates[handle]
+            shown += e.low is not None
+            if key == "_acc":
+                target.update(accuracy=e.value, ci_low=e.low, ci_high=e.high, items=e.items)
+            elif key == "_diff":
+                target.update(delta=e.value, ci_low=e.low, ci_high=e.high, items=e.items)
+            elif key in ("_share", "_turns", "_est"):
+                target.update(e.as_dict())
+            else:
+                target[key] = e.as_dict()
+        return shown
 
 
-def _diff(a: list[Row], b: list[Row], replicates: int, seed: int) -> dict[str, Any] | None:
-    c = paired(a, b)
-    if c is None:
-        return None
-    iv = paired_interval(c, replicates, seed)
-    return {"delta": iv.estimate, "ci_low": iv.low, "ci_high": iv.high, "items": len(c.k_a)}
+def _finish_accuracy(rows: list[dict[str, Any]]) -> None:
+    for a in rows:
+        a["above_chance"] = (
+            a["ci_low"] is not None and a["chance"] is not None and a["ci_low"] > a["chance"]
+        )
 
 
 def summarize(rows: list[Row], *, replicates: int = DEFAULT_B, seed: int = 0) -> dict[str, Any]:
-    judges = sorted({r["judge"] for r in rows})
-    accuracy = []
-    for (j, t, p, pr, c), rs in sorted(
-        group_by(
-            rows, lambda r: (r["judge"], r["task"], r["probe"], r["protocol"], r["cue"])
-        ).items()
-    ):
-        accuracy.append(
-            {"judge": j, "task": t, "probe": p, "protocol": pr, "cue": c, **accuracy_row(rs)}
+    """Every statistic of the report (see the module docstring for the schema)."""
+    # The tallies allocate many small containers while hundreds of thousands of row dicts are
+    # alive; the cyclic garbage collector would rescan all of them again and again (measured:
+    # 2–3x the whole tally). Nothing here makes reference cycles, so it is paused meanwhile.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _summarize(rows, replicates, seed)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _summarize(rows: list[Row], replicates: int, seed: int) -> dict[str, Any]:
+    out: dict[str, Any] = {s: [] for s in SECTIONS}
+    intervals = 0
+    groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for r in rows:
+        groups[(r["judge"], r["task"])].append(r)
+    for (judge, task), rs in sorted(groups.items()):
+        g = _Group(judge, task, rs)
+        g.tally()
+        accuracy = g.accuracy()
+        gaps, cues, staging = g.differences()
+        states = g.states()
+        rates = g.rates()
+        intervals += g.resolve(replicates, seed)
+        _finish_accuracy(accuracy)
+        acc = {(a["probe"], a["protocol"], a["cue"]): a for a in accuracy}
+        for s in states:
+            weak = [
+                p
+                for p in "POJ"
+                if not acc.get((p, "pointwise", s["cue"]), {}).get("above_chance", False)
+            ]
+            s["interpretable"] = not weak
+            s["not_above_chance"] = weak
+        for p in rates["position_bias"]:
+            p["direction"] = position_direction(p)
+        state_all = next((s for s in states if s["cue"] == "all"), None)
+        out["verdicts"].append(
+            verdict(
+                judge,
+                task,
+                len(g.sheet.items),
+                acc.get(("J", "pointwise", "all")),
+                state_all,
+                [p for p in rates["position_bias"] if p["direction"]],
+                rates["behaviour"]["audio_sensitivity"],
+                rates["transcript_control"].get("j_t_agreement"),
+            )
         )
-    for (j, t, p, pr), rs in sorted(
-        group_by(rows, lambda r: (r["judge"], r["task"], r["probe"], r["protocol"])).items()
-    ):
-        accuracy.append(
-            {"judge": j, "task": t, "probe": p, "protocol": pr, "cue": "all", **accuracy_row(rs)}
-        )
-
-    j_rows = group_by(
-        (r for r in rows if r["probe"] == "J"),
-        lambda r: (r["judge"], r["task"], r["protocol"], r["cue"]),
-    )
-    gaps, cue_dep = [], []
-    for (j, t, pr, c), rs in sorted(j_rows.items()):
-        if pr == "pairwise" and (j, t, "pointwise", c) in j_rows:
-            point = j_rows[(j, t, "pointwise", c)]
-            d = _diff(rs, point, replicates, seed)
-            if d:
-                gaps.append(
-                    {
-                        "judge": j,
-                        "task": t,
-                        "cue": c,
-                        "pairwise": accuracy_row(rs)["accuracy"],
-                        "pointwise": accuracy_row(point)["accuracy"],
-                        **d,
-                    }
-                )
-        if c in ("hard", "transition") and (j, t, pr, "none") in j_rows:
-            d = _diff(rs, j_rows[(j, t, pr, "none")], replicates, seed)
-            if d:
-                cue_dep.append({"judge": j, "task": t, "protocol": pr, "cue": c, **d})
-
-    inst = instance_states(rows)
-    states = []
-    for (j, t, c), ss in sorted(
-        group_by(inst, lambda s: (s["judge"], s["task"], s["cue"])).items()
-    ):
-        states.append(_state_row(j, t, c, [s["state"] for s in ss]))
-    for (j, t), ss in sorted(group_by(inst, lambda s: (s["judge"], s["task"])).items()):
-        states.append(_state_row(j, t, "all", [s["state"] for s in ss]))
-
-    behaviour = []
-    for (j, t), rs in sorted(group_by(rows, lambda r: (r["judge"], r["task"])).items()):
-        by_probe = group_by(rs, lambda r: (r["probe"], r["protocol"]))
-        staging = {}
-        for pr in ("pointwise", "pairwise"):
-            s, o = by_probe.get(("S", pr)), by_probe.get(("O", pr))
-            if s and o:
-                staging[pr] = accuracy_row(s)["accuracy"] - accuracy_row(o)["accuracy"]
-        t_rows = by_probe.get(("T", "pointwise"), [])
-        behaviour.append(
-            {
-                "judge": j,
-                "task": t,
-                "audio_sensitivity": _rate(bh.audio_sensitivity(rs)),
-                "pair_accuracy": _rate(bh.pair_accuracy(rs)),
-                "position_bias": _rate(bh.position_bias(rs)),
-                "order_consistency": _rate(bh.order_consistency(rs)),
-                "transcript_control": _rate((sum(bool(r["correct"]) for r in t_rows), len(t_rows))),
-                "staging_minus_oracle": staging,
-            }
-        )
-
-    verdicts = {}
-    overall: dict[str, dict[str, Any] | None] = {}
-    for j in judges:
-        pooled = masses([s["state"] for s in inst if s["judge"] == j])
-        jr = [r for r in rows if r["judge"] == j]
-        point = [r for r in jr if r["probe"] == "J" and r["protocol"] == "pointwise"]
-        acc = accuracy_row(point) if point else None
-        overall[j] = acc
-        text = verdict(pooled, acc["accuracy"] if acc else 0.0)
-        first, picks = bh.position_bias(jr)
-        flips, pairs = bh.audio_sensitivity(jr)
-        if picks and first / picks >= 0.9:
-            text += f" Position-biased: it picks the first option {first / picks:.0%} of the time."
-        if pairs and flips == 0:
-            text += " It ignores the audio: no choice changes when only the audio changes."
-        verdicts[j] = text
-
+        out["accuracy"] += accuracy
+        out["protocol_gap"] += gaps
+        out["cue_dependence"] += cues
+        out["staging_minus_oracle"] += staging
+        out["states"] += states
+        out["position_bias"] += rates["position_bias"]
+        out["behaviour"].append(rates["behaviour"])
+        out["transcript_control"].append(rates["transcript_control"])
+        out["perception_turns"] += rates["perception_turns"]
     return {
         "schema": SCHEMA,
-        "judges": judges,
-        "bootstrap": {"replicates": replicates, "seed": seed},
-        "accuracy": accuracy,
-        "protocol_gap": gaps,
-        "cue_dependence": cue_dep,
-        "states": states,
-        "behaviour": behaviour,
-        "verdicts": verdicts,
-        "pointwise_j_overall": overall,
-    }
-
-
-def _state_row(judge: str, task: str, cue: str, states: list[str]) -> dict[str, Any]:
-    m = masses(states)
-    rate, lo, hi = m.potemkin_rate()
-    return {
-        "judge": judge,
-        "task": task,
-        "cue": cue,
-        "n": m.n,
-        "masses": {s: m.masses[s] for s in STATES},
-        "groups": {g: m.group(g) for g in GROUPS},
-        "potemkin_rate": rate,
-        "potemkin_ci_low": lo,
-        "potemkin_ci_high": hi,
+        "judges": sorted({r["judge"] for r in rows}),
+        "bootstrap": {"replicates": replicates, "seed": seed, "unit": "item"},
+        "intervals": intervals,
+        **out,
     }

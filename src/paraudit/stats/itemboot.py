@@ -1,0 +1,150 @@
+"""Item-level intervals for many statistics at once: one resampling of whole items per sheet.
+
+A sheet holds, for one judge × task, per-item sums of many quantities (correct answers,
+answers, units in each (P, O, J) state, first-option picks, …). Every statistic is a function
+of the column sums — a proportion is a ratio of two sums, a difference is a difference of two
+ratios, an excess over independence is a polynomial in ratios. Resampling items with
+replacement (the paired bootstrap's draws, `bootstrap._weights`) turns the per-item table into
+B replicate column sums with ONE matrix product; every statistic is then evaluated on the
+whole-sample sums (its estimate) and on the B replicates (its percentile interval). Instances
+of one item (branches, orders, cues) stay together in every replicate, so the intervals reflect
+that they are not independent trials.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from operator import itemgetter
+
+import numpy as np
+
+from paraudit.stats.bootstrap import DEFAULT_B, _weights
+
+Sums = np.ndarray
+"""Column sums: shape (m,) for the whole sample, (B, m) for the replicates."""
+StatFn = Callable[[Sums], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A statistic with its 95 % item-bootstrap interval (None when it is undefined)."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    items: int
+    """Items the statistic rests on."""
+
+    def covers(self, x: float) -> bool:
+        return self.low is not None and self.high is not None and self.low <= x <= self.high
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        return {"rate": self.value, "ci_low": self.low, "ci_high": self.high, "items": self.items}
+
+
+class Sheet:
+    """Per-item sums for one judge × task, and the statistics asked of them."""
+
+    def __init__(self, items: Iterable[str]) -> None:
+        self.items = sorted(set(items))
+        self.index = {item: i for i, item in enumerate(self.items)}
+        self._cols: list[np.ndarray] = []
+        self._stats: list[tuple[StatFn, int]] = []
+
+    def column(self, values: Mapping[str, float]) -> int:
+        """Add one quantity (item → sum over that item's instances); returns its column."""
+        col = np.zeros(len(self.items))
+        if values:
+            # itemgetter looks every item up in C (a report builds thousands of columns).
+            # (itemgetter of one key returns the value itself, not a 1-tuple.)
+            where = (
+                itemgetter(*values)(self.index)
+                if len(values) > 1
+                else (self.index[next(iter(values))],)
+            )
+            col[np.asarray(where, dtype=np.intp)] = np.fromiter(values.values(), float, len(values))
+        self._cols.append(col)
+        return len(self._cols) - 1
+
+    def present(self, col: int) -> np.ndarray:
+        """Mask of the items where a column is non-zero (e.g. items that have a cell)."""
+        return np.asarray(self._cols[col] != 0)
+
+    def restricted(self, col: int, mask: np.ndarray) -> int:
+        """A copy of a column zeroed outside `mask` (to pair two cells on shared items); the
+        column itself when the mask keeps every item it has."""
+        if not np.any(self._cols[col][~mask]):
+            return col
+        self._cols.append(np.where(mask, self._cols[col], 0.0))
+        return len(self._cols) - 1
+
+    def stat(self, fn: StatFn, items: int) -> int:
+        """Ask for a statistic of the column sums; returns its handle for `evaluate`."""
+        self._stats.append((fn, items))
+        return len(self._stats) - 1
+
+    def ratio(self, num: int, den: int) -> int:
+        """sum(num) / sum(den) over items (a proportion pooled over instances)."""
+        items = int(np.count_nonzero(self._cols[den])) if self._cols else 0
+        return self.stat(lambda s: s[..., num] / s[..., den], items)
+
+    def difference(self, a: tuple[int, int], b: tuple[int, int], items: int) -> int:
+        """ratio(a) − ratio(b): paired, since both are resampled with the same items."""
+        return self.stat(lambda s: s[..., a[0]] / s[..., a[1]] - s[..., b[0]] / s[..., b[1]], items)
+
+    def evaluate(
+        self, replicates: int = DEFAULT_B, seed: int = 0, confidence: float = 0.95
+    ) -> list[Estimate]:
+        """Every statistic asked, in the order asked, with its percentile interval."""
+        if not self._stats:
+            return []
+        x = np.stack(self._cols, axis=1) if self._cols else np.zeros((len(self.items), 0))
+        totals = x.sum(axis=0)
+        # Counts drawn per item per replicate; float32 keeps the product fast, and the sums of
+        # small counts it produces are exact at these sizes (estimates use float64 totals).
+        w = _weights(len(self.items), replicates, seed)
+        reps = (w @ x.astype(np.float32)).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values = [float(fn(totals)) for fn, _ in self._stats]
+            matrix = np.stack([np.asarray(fn(reps), float) for fn, _ in self._stats], axis=1)
+        lows, highs = percentiles(matrix, (1 - confidence) / 2)
+        out = []
+        for (_, items), v, lo, hi in zip(self._stats, values, lows, highs, strict=True):
+            if not np.isfinite(v):
+                out.append(Estimate(None, None, None, items))
+            else:
+                out.append(Estimate(v, _finite(lo), _finite(hi), items))
+        return out
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if np.isfinite(x) else None
+
+
+def percentiles(matrix: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """The alpha and 1 − alpha quantiles of every column, ignoring NaN (a replicate that drew
+    no item of a cell), with numpy's default linear interpolation; vectorised over columns.
+
+    Columns without NaN (nearly all) need only four order statistics each, found by one
+    partial sort; the rest are sorted.
+    """
+    b, m = matrix.shape
+    low, high = np.full(m, np.nan), np.full(m, np.nan)
+    finite = np.isfinite(matrix)
+    full = finite.all(axis=0)
+    if full.any() and b:
+        pos = np.array([alpha, 1 - alpha]) * (b - 1)
+        k = np.unique(np.concatenate([np.floor(pos), np.minimum(np.floor(pos) + 1, b - 1)]))
+        part = np.partition(matrix[:, full], k.astype(int), axis=0)
+        q = []
+        for p in pos:
+            lo = int(np.floor(p))
+            hi = min(lo + 1, b - 1)
+            q.append(part[lo] * (1 - (p - lo)) + part[hi] * (p - lo))
+        low[full], high[full] = q
+    for c in np.flatnonzero(~full):
+        vals = matrix[finite[:, c], c]
+        if vals.size:
+            low[c], high[c] = np.quantile(vals, [alpha, 1 - alpha])
+    return low, high

@@ -1,0 +1,79 @@
+"""What one result row says, read the same way by every statistic.
+
+A row's *unit* is the question it asks regardless of presentation order: (item, probe,
+protocol, cue, branch). The orders that ran for a unit are its response order and, for
+pairwise rows, its context order (`context_order`, None or absent in older runs). A unit is
+*order-consistently* correct only when it is correct in every order that ran.
+
+A call that failed (`error`) is no answer: it is counted apart and left out of every
+proportion. Unparsed and refused replies are answers, and wrong ones (strict scoring).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Row = dict[str, Any]
+FIRST_LABELS = ("R1", "E1")
+
+
+def answered(r: Row) -> bool:
+    """The judge replied (ok, unparsed or refused): the row counts in a proportion."""
+    return bool(r["status"] != "error")
+
+
+def context_order(r: Row) -> str | None:
+    value = r.get("context_order")
+    return value if isinstance(value, str) else None
+
+
+def presentation(r: Row) -> tuple[str, str | None]:
+    """(response order, context order): the orders a unit is asked in."""
+    return (r["order"], context_order(r))
+
+
+def chance_level(r: Row) -> float:
+    """What a guessing judge scores on this row: ½ for a choice or a matching of two, ½ per
+    human turn for a whole-trajectory perception answer."""
+    gold = r.get("gold")
+    if isinstance(gold, dict) and gold and all(str(k).startswith("C") for k in gold):
+        if set(gold) != {"CA", "CB"}:
+            return float(0.5 ** len(gold))
+    return 0.5
+
+
+def first_picks(r: Row) -> tuple[float, float] | None:
+    """(first-option picks, choices) of a parsed answer, or None when it has none.
+
+    A choice picks R1 or R2; a matching is "first" when CA gets R1; a perception trajectory
+    contributes one choice per human turn (E1 or E2).
+    """
+    if r["status"] != "ok":
+        return None
+    pred = r["pred"]
+    if isinstance(pred, str):
+        return (1.0, 1.0) if pred in FIRST_LABELS else (0.0, 1.0)
+    if isinstance(pred, dict) and pred:
+        if "CA" in pred:
+            return (1.0 if pred["CA"] == "R1" else 0.0, 1.0)
+        labels = list(pred.values())
+        return (float(sum(v in FIRST_LABELS for v in labels)), float(len(labels)))
+    return None
+
+
+def chosen_branch(r: Row) -> int | None:
+    """Which branch's response a parsed pointwise choice picked (independent of the order)."""
+    if r["status"] != "ok" or r["pred"] not in ("R1", "R2"):
+        return None
+    first = 0 if r["order"] == "ab" else 1
+    return first if r["pred"] == "R1" else 1 - first
+
+
+def turn_hits(r: Row) -> tuple[float, float] | None:
+    """(human turns right, human turns) of a perception-trajectory row (per-turn accuracy);
+    None for other rows. Unparsed and refused answers get every turn wrong."""
+    gold = r.get("gold")
+    if not isinstance(gold, dict) or "CA" in gold or not gold:
+        return None
+    pred = r["pred"] if r["status"] == "ok" and isinstance(r["pred"], dict) else {}
+    return (float(sum(pred.get(k) == v for k, v in gold.items())), float(len(gold)))

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from paraudit.stats.bootstrap import PairedCounts, draws, paired_interval
+from paraudit.stats.itemboot import Sheet, percentiles
+
+
+def _sheet(k: np.ndarray, n: np.ndarray) -> tuple[Sheet, int, int]:
+    s = Sheet(f"i{i:03d}" for i in range(len(k)))
+    kc = s.column(dict(zip(s.items, k, strict=True)))
+    nc = s.column(dict(zip(s.items, n, strict=True)))
+    return s, kc, nc
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_ratio_interval_equals_a_plain_loop_over_the_same_draws(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = rng.integers(1, 9, 37).astype(float)
+    k = rng.binomial(n.astype(int), 0.6).astype(float)
+    s, kc, nc = _sheet(k, n)
+    s.ratio(kc, nc)
+    (e,) = s.evaluate(replicates=800, seed=seed)
+    ref = []
+    for idx in draws(37, 800, seed):
+        ref.append(sum(k[i] for i in idx) / sum(n[i] for i in idx))
+    assert e.value == pytest.approx(k.sum() / n.sum())
+    lo, hi = np.quantile(ref, [0.025, 0.975])
+    assert e.low == pytest.approx(lo, abs=1e-9) and e.high == pytest.approx(hi, abs=1e-9)
+    assert e.items == 37
+
+
+def test_difference_equals_the_paired_bootstrap() -> None:
+    rng = np.random.default_rng(5)
+    na, nb = rng.integers(1, 5, 40).astype(float), rng.integers(1, 5, 40).astype(float)
+    c = PairedCounts(
+        rng.binomial(na.astype(int), 0.8) * 1.0, na, rng.binomial(nb.astype(int), 0.5) * 1.0, nb
+    )
+    s = Sheet(f"i{i:03d}" for i in range(40))
+    cols = [s.column(dict(zip(s.items, v, strict=True))) for v in (c.k_a, c.n_a, c.k_b, c.n_b)]
+    s.difference((cols[0], cols[1]), (cols[2], cols[3]), 40)
+    (e,) = s.evaluate(2000, 3)
+    ref = paired_interval(c, 2000, 3)
+    assert e.value == pytest.approx(ref.estimate)
+    assert e.low == pytest.approx(ref.low, abs=1e-6) and e.high == pytest.approx(ref.high, abs=1e-6)
+
+
+def test_undefined_statistics_are_none() -> None:
+    s, kc, nc = _sheet(np.zeros(5), np.zeros(5))
+    s.ratio(kc, nc)
+    (e,) = s.evaluate(100, 0)
+    assert (e.value, e.low, e.high, e.items) == (None, None, None, 0)
+
+
+def test_percentiles_ignore_nan_like_numpy() -> None:
+    rng = np.random.default_rng(0)
+    m = rng.random((501, 4))
+    m[[3, 17], 1] = np.nan
+    m[:, 2] = np.nan
+    lo, hi = percentiles(m, 0.025)
+    for c in (0, 1, 3):
+        ref = np.nanquantile(m[:, c], [0.025, 0.975])
+        assert lo[c] == pytest.approx(ref[0]) and hi[c] == pytest.approx(ref[1])
+    assert np.isnan(lo[2]) and np.isnan(hi[2])
+
+
+def test_degenerate_items_give_a_degenerate_interval() -> None:
+    """A judge right on every instance of every item: 100 % with the interval 100–100."""
+    s, kc, nc = _sheet(np.full(30, 4.0), np.full(30, 4.0))
+    s.ratio(kc, nc)
+    (e,) = s.evaluate(500, 0)
+    assert (e.value, e.low, e.high) == (1.0, 1.0, 1.0)
+
+
+def test_a_column_of_one_item() -> None:
+    s = Sheet(["a", "b", "c"])
+    s.ratio(s.column({"b": 2.0}), s.column({"b": 4.0}))
+    (e,) = s.evaluate(200, 0)
+    assert e.value == 0.5 and e.items == 1

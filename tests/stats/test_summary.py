@@ -1,0 +1,167 @@
+"""summarize() on hand-written rows: every number checked against a count by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from paraudit.report import tables as T
+from paraudit.stats.summary import summarize
+from tests.stats.synthetic import orders, row
+
+B = 400
+
+
+def _acc(s: dict[str, Any], probe: str, protocol: str, cue: str = "all") -> dict[str, Any]:
+    (a,) = [
+        a for a in s["accuracy"] if (a["probe"], a["protocol"], a["cue"]) == (probe, protocol, cue)
+    ]
+    return a
+
+
+def test_pairwise_orders_with_context_order_are_one_unit() -> None:
+    """Four presentations of one pairwise question: 3 right → 75 % per instance, but the unit
+    is not order-consistent."""
+    rows = []
+    for i in range(4):
+        for k, (o, c) in enumerate(orders("pairwise")):
+            rows.append(row(item=f"i{i}", protocol="pairwise", order=o, context_order=c,
+                            correct=not (i == 0 and k == 3)))  # fmt: skip
+    a = _acc(summarize(rows, replicates=B), "J", "pairwise")
+    assert a["orders"] == 4 and a["n"] == 16 and a["accuracy"] == pytest.approx(15 / 16)
+    assert a["consistent"]["units"] == 4 and a["consistent"]["rate"] == pytest.approx(3 / 4)
+    assert a["items"] == 4
+
+
+def test_rows_without_context_order_still_work() -> None:
+    rows = [
+        row(item=f"i{i}", protocol="pairwise", order=o, correct=o == "ab", with_context_order=False)
+        for i in range(3) for o in ("ab", "ba")
+    ]  # fmt: skip
+    a = _acc(summarize(rows, replicates=B), "J", "pairwise")
+    assert a["orders"] == 2 and a["accuracy"] == 0.5 and a["consistent"]["rate"] == 0.0
+
+
+def test_errors_are_no_answers_and_refusals_are_wrong_answers() -> None:
+    rows = [
+        row(item=f"i{i}", probe="O", order=o, status="error")
+        for i in range(3)
+        for o in ("ab", "ba")
+    ]
+    rows += [row(item=f"i{i}", order=o, correct=True) for i in range(3) for o in ("ab", "ba")]
+    rows[-1] = row(item="i2", order="ba", status="refused")
+    s = summarize(rows, replicates=B)
+    o = _acc(s, "O", "pointwise")
+    assert o["accuracy"] is None and o["n"] == 0 and o["errors"] == 6 and o["ci_low"] is None
+    j = _acc(s, "J", "pointwise")
+    assert j["accuracy"] == pytest.approx(5 / 6) and j["refused"] == 1 and j["errors"] == 0
+    cols, table = T.probes(s)
+    cells = {r[2]: dict(zip(cols, r, strict=True)) for r in table}
+    assert cells["O"]["accuracy (item CI)"] == "no answers (6 errors)"
+    assert cells["J"]["refused"] == 1
+    assert "no answers" in T.markdown(T.probes(s))
+
+
+def test_staging_minus_oracle_is_paired_on_shared_items() -> None:
+    rows = [row(item=f"i{i}", probe="O", correct=i != 1) for i in range(4)]
+    rows += [row(item=f"i{i}", probe="S", correct=False) for i in range(2)]
+    (d,) = summarize(rows, replicates=B)["staging_minus_oracle"]
+    # Shared items i0, i1: O right on i0 only → 0/2 − 1/2.
+    assert d["items"] == 2 and d["delta"] == pytest.approx(-0.5) and d["protocol"] == "pointwise"
+
+
+def test_positional_perception_per_turn_and_whole_trajectory() -> None:
+    gold = {"C1": "E1", "C3": "E2", "C5": "E2"}
+    rows = [
+        row(task="positional-emotion", item="p0", probe="P", gold=gold, pred=gold),
+        row(task="positional-emotion", item="p1", probe="P", gold=gold,
+            pred={"C1": "E1", "C3": "E1", "C5": "E2"}),
+        row(task="positional-emotion", item="p2", probe="P", gold=gold, status="unparsed"),
+    ]  # fmt: skip
+    s = summarize(rows, replicates=B)
+    turns = {t["cue"]: t for t in s["perception_turns"]}
+    assert turns["all"]["rate"] == pytest.approx((3 + 2 + 0) / 9) and turns["all"]["items"] == 3
+    p = _acc(s, "P", "pointwise")
+    assert p["accuracy"] == pytest.approx(1 / 3) and p["chance"] == pytest.approx(1 / 8)
+
+
+def test_transcript_control_preference_and_agreement() -> None:
+    rows = []
+    for i in range(6):
+        # T picks branch 0's response in both orders on i0..i3, and R1 (position) on i4, i5.
+        for b in (0, 1):
+            for o in ("ab", "ba"):
+                pick = ("R1" if o == "ab" else "R2") if i < 4 else "R1"
+                rows.append(row(item=f"i{i}", probe="T", branch=b, order=o, pred=pick))
+                # J follows the audio: always right.
+                rows.append(row(item=f"i{i}", branch=b, order=o, correct=True))
+    s = summarize(rows, replicates=B)
+    assert not [a for a in s["accuracy"] if a["probe"] == "T"]  # no right answer, no accuracy
+    t = s["transcript_control"][0]
+    assert (t["answers"], t["errors"]) == (24, 0)
+    assert t["order_consistency"]["rate"] == pytest.approx(8 / 12)
+    assert t["prefers_branch_0"]["rate"] == pytest.approx((16 + 4) / 24)
+    assert t["j_t_agreement"]["rate"] == pytest.approx(0.5)
+
+
+def test_position_share_per_probe_protocol_and_cue() -> None:
+    rows = [
+        row(item=f"i{i}", branch=b, order=o, pred="R2", cue=c)
+        for i in range(40) for b in (0, 1) for o in ("ab", "ba") for c in ("none", "hard")
+    ]  # fmt: skip
+    habit = {"CA": "R1", "CB": "R2"}
+    rows += [
+        row(item=f"i{i}", protocol="pairwise", order=o, context_order=c, pred=habit)
+        for i in range(40) for o, c in orders("pairwise")
+    ]  # fmt: skip
+    s = summarize(rows, replicates=B)
+    got = {(p["probe"], p["protocol"], p["cue"]): p for p in s["position_bias"]}
+    assert got[("J", "pointwise", "none")]["rate"] == 0.0
+    assert got[("J", "pointwise", "hard")]["direction"] == "second"
+    assert got[("J", "pairwise", "none")]["direction"] == "first"
+    (v,) = s["verdicts"]
+    assert v["kind"] == "at chance" and len([b for b in v["behaviours"] if "position" in b]) == 2
+
+
+def _count_intervals(x: Any) -> int:
+    if isinstance(x, dict):
+        own = 1 if x.get("ci_low") is not None and "wilson_low" not in x else 0
+        own += 1 if "wilson_low" in x and x.get("ci_low") is not None else 0
+        return own + sum(_count_intervals(v) for k, v in x.items() if k != "verdicts")
+    if isinstance(x, list):
+        return sum(_count_intervals(v) for v in x)
+    return 0
+
+
+def test_every_proportion_has_items_and_the_intervals_are_counted() -> None:
+    rows = [
+        row(item=f"i{i}", probe=p, branch=b, order=o, cue=c, correct=(i + b) % 3 != 0)
+        for i in range(12) for p in "POJ" for b in (0, 1) for o in ("ab", "ba")
+        for c in ("none", "hard")
+    ]  # fmt: skip
+    s = summarize(rows, replicates=B)
+    assert s["intervals"] == _count_intervals({k: v for k, v in s.items() if k != "verdicts"})
+    for st in s["states"]:
+        assert st["items"] == 12 and all(m["items"] == 12 for m in st["masses"].values())
+    for a in s["accuracy"]:
+        assert a["items"] == 12 and a["ci_low"] <= a["accuracy"] <= a["ci_high"]
+
+
+def test_excess_is_mass_minus_the_product_of_the_marginals() -> None:
+    """Hand-built units: the expected group mass is the product of P, O, J marginals."""
+    spec = [(1, 1, 1)] * 5 + [(1, 1, 0)] * 3 + [(0, 1, 0)] * 2 + [(0, 0, 0)] * 2
+    rows = [
+        row(item=f"i{u}", probe=p, order=o, correct=bool(v))
+        for u, pojs in enumerate(spec) for p, v in zip("POJ", pojs, strict=True)
+        for o in ("ab", "ba")
+    ]  # fmt: skip
+    (st,) = [s for s in summarize(rows, replicates=B)["states"] if s["cue"] == "all"]
+    p, o, j = 8 / 12, 10 / 12, 5 / 12
+    assert st["marginals"]["J"]["rate"] == pytest.approx(j)
+    assert st["expected"]["Potemkin"]["rate"] == pytest.approx(p * o * (1 - j))
+    assert st["excess"]["Potemkin"]["rate"] == pytest.approx(3 / 12 - p * o * (1 - j))
+    assert st["potemkin"]["rate"] == pytest.approx(3 / 8)
+    assert st["potemkin_baseline"]["rate"] == pytest.approx(1 - j)
+    bottleneck = (1 - p) * o * (1 - j) + p * (1 - o) * (1 - j)
+    assert st["expected"]["component bottleneck"]["rate"] == pytest.approx(bottleneck)
