@@ -234,7 +234,8 @@ def test_report_labels_runs_with_shared_basenames_and_refuses_one_twice(
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     judges = {row["judge"] for row in summary["accuracy"]}
     assert judges == {"builtin:random [x1/run]", "builtin:random [x2/run]"}
-    n = len(read_results(tmp_path / "x1" / "run"))
+    # T has no right answer, so no accuracy row: every other row is counted once.
+    n = sum(r["probe"] != "T" for r in read_results(tmp_path / "x1" / "run"))
     pooled = [
         r for r in summary["accuracy"] if r["judge"].endswith("[x1/run]") and r["cue"] == "all"
     ]

@@ -458,7 +458,7 @@ def test_compare_of_runs_on_different_datasets_warns(tmp_path: Path) -> None:
     code, out = _invoke("compare", str(run_a), str(run_b), "--out", str(tmp_path / "c.json"))
     assert code == 0, out
     assert "warning: the runs audited different datasets" in out
-    assert json.loads((tmp_path / "c.json").read_text())["mcnemar"]
+    assert json.loads((tmp_path / "c.json").read_text())["probes"]
 
 
 def test_report_writes_no_matplotlib_noise(tmp_path: Path) -> None:

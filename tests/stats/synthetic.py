@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 Row = dict[str, Any]
@@ -61,6 +62,8 @@ def row(
         "gold": gold,
         "status": status,
         "correct": correct,
+        # A row as the runner writes it keeps the raw reply (None when the call failed).
+        "raw": None if status == "error" else json.dumps({"pred": pred}),
     }
     if with_context_order:
         r["context_order"] = context_order
