@@ -41,6 +41,8 @@ class RunConfig:
     rpm: float | None = None
     parse_retries: int = 0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
+    judge_loader: Callable[[str], Judge] = load_judge
+    """Builds a judge from its spec: in this process, or an engine's proxy (paraudit.engines)."""
 
 
 @dataclass
@@ -244,7 +246,7 @@ class Runner:
     async def _run_judge(
         self, ds: Dataset, spec: str, store: RunStore, first: list[Instance]
     ) -> list[dict[str, Any]]:
-        judge = load_judge(spec)
+        judge = self.cfg.judge_loader(spec)
         check_capabilities(judge, first)
         await judge.preflight()
         judge.calibrate(ds)
@@ -269,10 +271,11 @@ class Runner:
         rows += await asyncio.gather(
             *(self._instance(judge, i, store, limiter, sem) for i in staged)
         )
+        await release(judge)
         return list(rows)
 
     async def run(self) -> list[dict[str, Any]]:
-        judges = [load_judge(s) for s in self.cfg.judges]  # fail fast on a bad spec
+        judges = [self.cfg.judge_loader(s) for s in self.cfg.judges]  # fail fast on a bad spec
         ds = load_checked(self.cfg.dataset)
         self.cfg.out.mkdir(parents=True, exist_ok=True)
         spec = {
@@ -305,6 +308,13 @@ class Runner:
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
         tmp.replace(self.cfg.out / RESULTS)
         return rows
+
+
+async def release(judge: Judge) -> None:
+    """Free what a judge holds once its calls are done (an engine's workers), if it can."""
+    aclose = getattr(judge, "aclose", None)
+    if aclose is not None:
+        await aclose()
 
 
 # Tokens per second of audio assumed for --tpm budgeting (Gemini's published rate, the higher
