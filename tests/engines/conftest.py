@@ -1,4 +1,4 @@
-"""One real local Ray cluster for all engine tests (starting Ray costs seconds on 2 cores)."""
+"""One real local Ray cluster shared by all engine tests (Ray takes seconds to start here)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def ray_cluster() -> Iterator[Any]:
     ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

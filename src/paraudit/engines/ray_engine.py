@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -132,10 +133,12 @@ class RayJudge(Judge):
     def start(self, dataset: Any) -> None:
         if self._slots:
             return
-        ray = self.engine.ray
-        data = ray.put(dataset) if dataset is not None else None
+        # Workers load the dataset from its folder (small to send, and a check that every
+        # node sees the clips): the same folder the driver's runner calibrates on.
+        root = getattr(dataset, "root", None)
+        root = Path(root).resolve() if root is not None else None
         self._slots = [
-            _Slot(self.engine.worker_class.remote(self.spec, data))
+            _Slot(self.engine.worker_class.remote(self.spec, root))
             for _ in range(self.engine.options.num_workers)
         ]
 
@@ -266,6 +269,13 @@ class RayEngine:
         if self.started_here:
             self.ray.shutdown()
             self.started_here = False
+
+    def release(self, judge: Judge) -> None:
+        """Kill a proxy's workers now (the engine forgets it)."""
+        if isinstance(judge, RayJudge):
+            judge.close()
+            if judge in self.judges:
+                self.judges.remove(judge)
 
     def load_judge(self, spec: str) -> Judge:
         """The runner's judge loader: the real judge is built here too, so a bad spec or a

@@ -13,22 +13,25 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+from pathlib import Path
 from typing import Any
 
 from paraudit.errors import ParauditError
+from paraudit.items.dataset import Dataset, load_dataset
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.registry import load_judge
 from paraudit.protocols.parts import Prompt
 
 
 class JudgeWorker:
-    """Holds one judge built from `spec`; `dataset` is what the driver's judge was calibrated
-    on (None: the run calibrates nothing). Ray re-runs this constructor when it restarts a dead
+    """Holds one judge built from `spec`, calibrated on the dataset folder `dataset_root` (None:
+    the run calibrates nothing). The worker reads the dataset itself, so it also proves the
+    clips are reachable from its node. Ray re-runs this constructor when it restarts a dead
     worker, and the next call loads and calibrates the judge again before answering."""
 
-    def __init__(self, spec: str, dataset: Any) -> None:
+    def __init__(self, spec: str, dataset_root: Path | None) -> None:
         self.spec = spec
-        self.dataset = dataset
+        self.dataset_root = dataset_root
         self.judge: Judge | None = None
         self.failure: Exception | None = None
         try:
@@ -48,16 +51,22 @@ class JudgeWorker:
             self._lock = asyncio.Lock()
         async with self._lock:
             if not self._ready:
-                if self.dataset is not None and not self.dataset.root.is_dir():
-                    raise FatalJudgeError(
-                        f"a Ray worker on {socket.gethostname()} cannot read the dataset at "
-                        f"{self.dataset.root}: put it on storage every node mounts at that path"
-                    )
+                dataset = self._dataset()
                 await self.judge.preflight()
-                if self.dataset is not None:
-                    self.judge.calibrate(self.dataset)
+                if dataset is not None:
+                    self.judge.calibrate(dataset)
                 self._ready = True
         return self.judge
+
+    def _dataset(self) -> Dataset | None:
+        if self.dataset_root is None:
+            return None
+        if not self.dataset_root.is_dir():
+            raise FatalJudgeError(
+                f"a Ray worker on {socket.gethostname()} cannot read the dataset at "
+                f"{self.dataset_root}: put it on storage every node mounts at that path"
+            )
+        return load_dataset(self.dataset_root)
 
     async def ready(self) -> int:
         """Load and calibrate the judge; the worker's process id (for fault tests and logs)."""

@@ -1,0 +1,76 @@
+"""Cluster resources and estimated wall times (`--engine ray` with `judges` and `--dry-run`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from paraudit.cli.main import app
+from paraudit.engines.estimate import estimate_wall_times
+from paraudit.engines.ray_engine import RayEngine, RayOptions
+from paraudit.runner.plan import PlanSpec
+from paraudit.runner.run import RunConfig
+
+runner = CliRunner()
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    r = runner.invoke(app, list(args), env={"COLUMNS": "200"})
+    assert "Traceback" not in r.output, r.output
+    return r.exit_code, r.output
+
+
+def test_dry_run_on_ray_shows_the_cluster_and_a_calibrated_wall_time(
+    ray_cluster: Any, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    code, out = _cli(
+        "run",
+        str(tiny_dataset),
+        "--judge",
+        "builtin:random?delay=0.2",
+        "--out",
+        str(tmp_path / "r"),
+        "--probes",
+        "J,O",
+        "--engine",
+        "ray",
+        "--num-workers",
+        "2",
+        "--concurrency",
+        "2",
+        "--dry-run",
+    )
+    assert code == 0, out
+    assert "Ray cluster: 1 node(s), 2 CPUs, 0 GPUs" in out
+    assert "the cluster holds 2 such workers" in out
+    found = re.search(
+        r"estimated wall time builtin:random\?delay=0.2: ([\d.,]+) s .*?(\d+) calls ×"
+        r" ([\d.]+) s",
+        out,
+    )
+    assert found, out
+    wall, calls, per_call = float(found[1].replace(",", "")), int(found[2]), float(found[3])
+    # Two workers answer 0.2 s calls two at a time: about 0.1 s per call, not 0.2 or 0.
+    assert 0.08 <= per_call <= 0.18
+    assert wall >= calls * per_call
+    assert not (tmp_path / "r" / "calls.sqlite").exists()  # a dry run stores nothing
+
+
+def test_hosted_judges_are_bounded_by_rpm_not_called(
+    ray_cluster: Any, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
+    cfg = RunConfig(tiny_dataset, ["openai:gpt-4o?rpm=30", "gemini:x"], tmp_path, plan)
+    with RayEngine(RayOptions()) as engine:
+        bounded, unknown = estimate_wall_times(engine, cfg)
+        assert not engine.judges  # nothing was started for them
+    assert bounded.wall_s == bounded.calls * 2.0 and bounded.sampled == 0
+    assert unknown.wall_s is None and "set --rpm" in unknown.note
+
+
+def test_judges_command_shows_the_cluster(ray_cluster: Any) -> None:
+    code, out = _cli("judges", "--engine", "ray")
+    assert code == 0 and "Ray cluster: 1 node(s), 2 CPUs" in out
