@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import json
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,13 +45,15 @@ def prompt_hash(prompt: Prompt, sample: int, salt: str = "") -> bytes:
 
 class BuiltinJudge(Judge):
     """Options every builtin understands (they exist to exercise the runner):
-    delay=SECONDS per call; calllog=PATH appends one line per call made;
+    delay=SECONDS per call (waiting, as for a remote model); burn=SECONDS of busy CPU per call
+    (computing, as for a local model); calllog=PATH appends one line per call made;
     fail_rate=F makes that share of prompts fail (JudgeError) on their first fail_times calls.
     """
 
     def __init__(self, spec: str, options: dict[str, str]) -> None:
         super().__init__(spec, options)
         self.delay = float(options.get("delay", 0))
+        self.burn = float(options.get("burn", 0))
         self.calllog = options.get("calllog")
         self.fail_rate = float(options.get("fail_rate", 0))
         self.fail_times = int(options.get("fail_times", 1))
@@ -58,7 +61,7 @@ class BuiltinJudge(Judge):
 
     def params(self) -> dict[str, str]:
         # Harness options do not change answers, so they stay out of the cache key.
-        harness = {"delay", "calllog", "fail_rate", "fail_times", "rpm", "tpm"}
+        harness = {"delay", "burn", "calllog", "fail_rate", "fail_times", "rpm", "tpm"}
         return {k: v for k, v in sorted(self.options.items()) if k not in harness}
 
     async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
@@ -68,6 +71,12 @@ class BuiltinJudge(Judge):
                 f.write(key.hex() + "\n")
         if self.delay:
             await asyncio.sleep(self.delay)
+        if self.burn:
+            # A fixed amount of computation (CPU time of this thread, not wall time), holding
+            # the GIL like model code: on a busy machine it takes longer, as real work would.
+            end = time.thread_time() + self.burn
+            while time.thread_time() < end:
+                pass
         if self.fail_rate and key[0] / 256 < self.fail_rate:
             n = self._failures.get(key, 0)
             if n < self.fail_times:
