@@ -74,3 +74,23 @@ def test_hosted_judges_are_bounded_by_rpm_not_called(
 def test_judges_command_shows_the_cluster(ray_cluster: Any) -> None:
     code, out = _cli("judges", "--engine", "ray")
     assert code == 0 and "Ray cluster: 1 node(s), 2 CPUs" in out
+
+
+def test_a_pool_no_node_can_hold_is_refused_before_any_call(
+    ray_cluster: Any, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    code, out = _cli(
+        "run",
+        str(tiny_dataset),
+        "--judge",
+        "builtin:random",
+        "--out",
+        str(tmp_path / "r"),
+        "--engine",
+        "ray",
+        "--gpus-per-worker",
+        "1",
+    )
+    assert code == 1
+    assert "no Ray node has 1 CPU(s) and 1 GPU(s) free for one worker" in out
+    assert not (tmp_path / "r" / "results.jsonl").exists()

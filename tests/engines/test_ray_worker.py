@@ -38,3 +38,18 @@ def test_unknown_judge_is_reported_by_ready_not_by_a_crash() -> None:
 def test_dataset_missing_on_the_worker_is_a_clear_error(tiny_dataset: Path, tmp_path: Path) -> None:
     with pytest.raises(FatalJudgeError, match="cannot read the dataset at .*elsewhere"):
         asyncio.run(JudgeWorker("builtin:random", tmp_path / "elsewhere").ready())
+
+
+def test_engine_options_and_a_missing_ray_are_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from paraudit.engines.ray_engine import RayEngine, RayOptions
+    from paraudit.errors import MissingExtraError
+
+    with pytest.raises(ParauditError, match="--num-workers must be at least 1"):
+        RayOptions(num_workers=0)
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the extra were not installed
+    with pytest.raises(MissingExtraError, match=r"pip install 'paraudit\[ray\]'"), RayEngine():
+        pass
