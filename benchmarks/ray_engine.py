@@ -61,7 +61,7 @@ def main(burn: float = 0.01) -> None:
     ds = tmp / "starter"
     build_starter(ds, limit=2)
     cores = os.cpu_count() or 1
-    ray.init(num_cpus=cores, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=cores, include_dashboard=False, log_to_driver=False)
     try:
         busy = f"builtin:random?burn={burn}"
         local_s, n = audit(ds, tmp / "local-busy", busy, None)

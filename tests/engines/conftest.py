@@ -11,7 +11,7 @@ import pytest
 @pytest.fixture(scope="package")
 def ray_cluster() -> Iterator[Any]:
     ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield ray
     finally:

@@ -64,7 +64,6 @@ class _Slot:
     """up | restarting | dead"""
     inflight: int = 0
     pid: int | None = None
-    restarts_seen: int = 0
 
 
 def _cause(e: BaseException) -> BaseException:
@@ -183,7 +182,6 @@ class RayJudge(Judge):
         if slot.state != "up":
             return
         slot.state = "restarting"
-        slot.restarts_seen += 1
         task = asyncio.get_running_loop().create_task(self._watch_restart(slot))
         self._watchers.add(task)
         task.add_done_callback(self._watchers.discard)
@@ -233,9 +231,14 @@ class RayEngine:
         ray = import_ray()
         self.ray = ray
         if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            # No address: a private Ray instance in this process, even if `ray start` runs
+            # here ('auto' joins that one, with the driver's code shipped to its workers).
+            kwargs: dict[str, Any] = {
+                "address": self.options.address or "local",
+                "include_dashboard": False,
+                "log_to_driver": False,
+            }
             if self.options.address:
-                kwargs["address"] = self.options.address
                 # Workers on other machines run the driver's paraudit code, so both sides
                 # agree on prompts, parsing and keys.
                 import paraudit
