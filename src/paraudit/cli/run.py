@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from paraudit.cli.common import console, err_console, fail, user_errors
+from paraudit.cli.engine import open_engine, print_cluster, print_estimates
 from paraudit.judges.prices import load_prices
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
@@ -162,6 +163,12 @@ def run(
     api_key_env: str | None = typer.Option(
         None, "--api-key-env", help="Read hosted judges' API key from this variable."
     ),
+    engine: str = typer.Option("local", help="Where judges run: local | ray (a Ray cluster)."),
+    ray_address: str | None = typer.Option(
+        None, help="Ray cluster to join: auto | ray://HOST:10001 (default: start one here)."
+    ),
+    num_workers: int | None = typer.Option(None, min=1, help="Ray workers per judge."),
+    gpus_per_worker: float | None = typer.Option(None, min=0, help="GPUs per Ray worker."),
 ) -> None:
     """Put every counterfactual question to each judge; a rerun resumes."""
     if orders not in ("both", "one"):
@@ -192,16 +199,22 @@ def run(
         RetryPolicy(max_attempts=max_attempts, timeout_s=timeout),
         extend=extend,
     )
-    if dry:
-        for k, v in dry_run(cfg, load_prices(prices)).items():
-            if k == "cost":
-                for spec, c in v.items():
-                    usd = "unknown" if c["usd"] is None else f"${c['usd']:,.2f}"
-                    console.print(f"estimated cost {spec}: {usd} ({c['note']})")
-            else:
-                console.print(f"{k}: {v}")
-        return
-    rows = execute(cfg)
+    with open_engine(engine, ray_address, num_workers, gpus_per_worker) as cluster:
+        if cluster is not None:
+            cfg.judge_loader = cluster.load_judge
+        if dry:
+            for k, v in dry_run(cfg, load_prices(prices)).items():
+                if k == "cost":
+                    for spec, c in v.items():
+                        usd = "unknown" if c["usd"] is None else f"${c['usd']:,.2f}"
+                        console.print(f"estimated cost {spec}: {usd} ({c['note']})")
+                else:
+                    console.print(f"{k}: {v}")
+            if cluster is not None:
+                print_cluster(cluster)
+                print_estimates(cluster, cfg)
+            return
+        rows = execute(cfg)
     print_summary(rows)
     errors = [r for r in rows if r["status"] == "error"]
     if errors:

@@ -172,18 +172,31 @@ class HFJudge(Judge):
             out = self.model.generate(**inputs, **gen)
         new = out[:, inputs["input_ids"].shape[1] :]
         decoded = self.processor.batch_decode(new, skip_special_tokens=True)
+        # Usage counts each call's own tokens, not the batch's padding, so it does not depend
+        # on which calls happened to share a batch.
+        prompt_tokens = inputs["attention_mask"].sum(dim=1).tolist()
         return [
             Reply(
                 text,
                 usage={
-                    "prompt_tokens": int(inputs["input_ids"].shape[1]),
-                    "completion_tokens": int(new.shape[1]),
+                    "prompt_tokens": int(p),
+                    "completion_tokens": self._generated(row.tolist()),
                     "batch": len(prompts),
                     "audio_conversion": n,
                 },
             )
-            for text, n in zip(decoded, notes, strict=True)
+            for text, n, p, row in zip(decoded, notes, prompt_tokens, new, strict=True)
         ]
+
+    def _generated(self, tokens: list[int]) -> int:
+        """Tokens the model generated for one call: up to its first end token (the rest of
+        the row is padding to the batch's longest reply)."""
+        eos = self.model.generation_config.eos_token_id
+        ends = set(eos if isinstance(eos, list) else [eos]) if eos is not None else set()
+        for i, t in enumerate(tokens):
+            if t in ends:
+                return i + 1
+        return len(tokens)
 
     async def generate(
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None

@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 from paraudit.errors import MissingExtraError
-from paraudit.judges.base import FatalJudgeError, Judge, Reply
+from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
 from paraudit.judges.hosted import Decoding, openai_content, sdk_version
 from paraudit.judges.registry import Spec
@@ -23,6 +23,23 @@ BATCH_WAIT_S = 0.05
 
 def make_vllm(spec: str, s: Spec) -> VLLMJudge:
     return VLLMJudge(spec, s)
+
+
+def llm_kwargs(model: str, options: dict[str, str], seed: int | None) -> dict[str, Any]:
+    """Engine arguments: `limit_audio` (clips per prompt, vLLM's limit_mm_per_prompt; a
+    positional pairwise prompt carries up to 16), and, when given, `max_model_len` and
+    `gpu_memory_utilization`: they size the engine (KV cache) and change no answer, so they
+    stay out of the cache key."""
+    kwargs: dict[str, Any] = {
+        "model": model,
+        "limit_mm_per_prompt": {"audio": int(options.get("limit_audio", 16))},
+        "seed": seed or 0,
+    }
+    if "max_model_len" in options:
+        kwargs["max_model_len"] = int(options["max_model_len"])
+    if "gpu_memory_utilization" in options:
+        kwargs["gpu_memory_utilization"] = float(options["gpu_memory_utilization"])
+    return kwargs
 
 
 def vllm_messages(prompt: Prompt) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
@@ -41,6 +58,8 @@ class VLLMJudge(Judge):
         self.decoding = Decoding.from_options(s.options)
         self.batch_size = int(s.options.get("batch_size", 32))
         self.max_audio_parts = int(s.options.get("limit_audio", 16))
+        # Prompts with more clips than the engine accepts are refused before any call.
+        self.capabilities = Capabilities(max_audio_parts=self.max_audio_parts)
         self.llm: Any = None
         self.batcher = Batcher(self._run, self.batch_size, BATCH_WAIT_S)
 
@@ -58,11 +77,7 @@ class VLLMJudge(Judge):
         def load() -> Any:
             from vllm import LLM
 
-            return LLM(
-                model=self.model_id,
-                limit_mm_per_prompt={"audio": self.max_audio_parts},
-                seed=self.decoding.seed or 0,
-            )
+            return LLM(**llm_kwargs(self.model_id, self.options, self.decoding.seed))
 
         if self.llm is None:
             try:

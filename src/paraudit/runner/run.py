@@ -63,6 +63,8 @@ class RunConfig:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     extend: bool = False
     """Add judges/probes/protocols/cues to the run already in `out` (same dataset)."""
+    judge_loader: Callable[[str | JudgeSpec], Judge] = load_judge
+    """Builds a judge from its spec: in this process, or an engine's proxy (paraudit.engines)."""
 
 
 @dataclass
@@ -288,6 +290,7 @@ class Runner:
         rows += await asyncio.gather(
             *(self._instance(judge, i, store, limiter, sem) for i in staged)
         )
+        await release(judge)
         return list(rows)
 
     async def _preflight(self, judge: Judge) -> None:
@@ -342,7 +345,7 @@ class Runner:
     async def run(self) -> list[dict[str, Any]]:
         specs, self.notes = unique_judges(self.cfg.judges)
         # Built once, before the dataset is read: a bad spec fails fast.
-        loaded = {s.label: load_judge(s) for s in specs}
+        loaded = {s.label: self.cfg.judge_loader(s) for s in specs}
         ds = load_checked(self.cfg.dataset)
         out = self.cfg.out
         check_out(out)
@@ -363,7 +366,7 @@ class Runner:
                 )
                 planned = self._plan(ds)
             self.spec = got.spec
-            judges = [loaded.get(s.label) or load_judge(s) for s in got.judges]
+            judges = [loaded.get(s.label) or self.cfg.judge_loader(s) for s in got.judges]
             if got.history is not None:
                 record = self._record(ds, got.spec, judges)
                 old = read_run_json(out) or {}
@@ -409,6 +412,13 @@ def check_token_budget(label: str, tpm: float | None, instances: list[Instance])
             f"{label}: tpm={tpm:g} is below what one call needs (about {need:.0f} estimated "
             f"input tokens for {biggest.instance_id}); raise tpm to at least {need:.0f}"
         )
+
+
+async def release(judge: Judge) -> None:
+    """Free what a judge holds once its calls are done (an engine's workers), if it can."""
+    aclose = getattr(judge, "aclose", None)
+    if aclose is not None:
+        await aclose()
 
 
 # Tokens per second of audio assumed for --tpm budgeting (Gemini's published rate, the higher

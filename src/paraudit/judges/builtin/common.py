@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 from pathlib import Path
 
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
@@ -29,13 +30,15 @@ def prompt_hash(prompt: Prompt, sample: int, salt: str = "") -> bytes:
 
 class BuiltinJudge(Judge):
     """Options every builtin understands (they exist to exercise the runner):
-    delay=SECONDS per call; calllog=PATH appends one line per call made;
+    delay=SECONDS per call (waiting, as for a remote model); burn=SECONDS of busy CPU per call
+    (computing, as for a local model); calllog=PATH appends one line per call made;
     fail_rate=F makes that share of prompts fail (JudgeError) on their first fail_times calls.
     """
 
     def __init__(self, spec: str, options: dict[str, str]) -> None:
         super().__init__(spec, options)
         self.delay = float(options.get("delay", 0))
+        self.burn = float(options.get("burn", 0))
         self.calllog = options.get("calllog")
         self.fail_rate = float(options.get("fail_rate", 0))
         self.fail_times = int(options.get("fail_times", 1))
@@ -57,6 +60,12 @@ class BuiltinJudge(Judge):
                 f.write(key.hex() + "\n")
         if self.delay:
             await asyncio.sleep(self.delay)
+        if self.burn:
+            # A fixed amount of computation (CPU time of this thread, not wall time), holding
+            # the GIL like model code: on a busy machine it takes longer, as real work would.
+            end = time.thread_time() + self.burn
+            while time.thread_time() < end:
+                pass
         if self.fail_rate and key[0] / 256 < self.fail_rate:
             n = self._failures.get(key, 0)
             if n < self.fail_times:

@@ -1,0 +1,100 @@
+"""`--engine ray` through the real CLI on the shared local Ray cluster: `judges`, `--dry-run`
+and a run."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from paraudit.cli.main import app
+
+runner = CliRunner()
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    r = runner.invoke(app, list(args), env={"COLUMNS": "200"})
+    assert "Traceback" not in r.output, r.output
+    return r.exit_code, r.output
+
+
+def test_run_on_ray_writes_the_run_folder(
+    ray_cluster: Any, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "r"
+    args = ["run", str(tiny_dataset), "--judge", "builtin:first", "--out", str(out)]
+    code, text = _cli(*args, "--probes", "J", "--engine", "ray", "--num-workers", "2")
+    assert code == 0, text
+    rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    assert rows and {r["pred"] for r in rows if isinstance(r["pred"], str)} == {"R1"}
+    engine = json.loads((out / "run.json").read_text())["judge_details"][0]["engine"]
+    assert engine == {
+        "name": "ray",
+        "num_workers": 2,
+        "gpus_per_worker": 0.0,
+        "cpus_per_worker": 1.0,
+    }
+
+
+def test_dry_run_on_ray_shows_the_cluster_and_a_calibrated_wall_time(
+    ray_cluster: Any, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    code, out = _cli(
+        "run",
+        str(tiny_dataset),
+        "--judge",
+        "builtin:random?delay=0.2",
+        "--out",
+        str(tmp_path / "r"),
+        "--probes",
+        "J,O",
+        "--engine",
+        "ray",
+        "--num-workers",
+        "2",
+        "--concurrency",
+        "2",
+        "--dry-run",
+    )
+    assert code == 0, out
+    assert "Ray cluster: 1 node(s), 2 CPUs, 0 GPUs" in out
+    assert "the cluster holds 2 such workers" in out
+    found = re.search(
+        r"estimated wall time builtin:random\?delay=0.2: ([\d.,]+) s .*?(\d+) calls ×"
+        r" ([\d.]+) s",
+        out,
+    )
+    assert found, out
+    wall, calls, per_call = float(found[1].replace(",", "")), int(found[2]), float(found[3])
+    # Two workers answer 0.2 s calls two at a time: about 0.1 s per call, not 0.2 or 0.
+    assert 0.08 <= per_call <= 0.18
+    assert wall >= calls * per_call
+    assert not (tmp_path / "r" / "calls.sqlite").exists()  # a dry run stores nothing
+
+
+def test_judges_command_shows_the_cluster(ray_cluster: Any) -> None:
+    code, out = _cli("judges", "--engine", "ray")
+    assert code == 0 and "Ray cluster: 1 node(s), 2 CPUs" in out
+
+
+def test_a_pool_no_node_can_hold_is_refused_before_any_call(
+    ray_cluster: Any, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    code, out = _cli(
+        "run",
+        str(tiny_dataset),
+        "--judge",
+        "builtin:random",
+        "--out",
+        str(tmp_path / "r"),
+        "--engine",
+        "ray",
+        "--gpus-per-worker",
+        "1",
+    )
+    assert code == 1
+    assert "no Ray node has 1 CPU(s) and 1 GPU(s) free for one worker" in out
+    assert not (tmp_path / "r" / "results.jsonl").exists()
