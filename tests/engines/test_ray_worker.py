@@ -25,8 +25,8 @@ def test_worker_answers_like_the_judge_itself(tiny_dataset: Path) -> None:
     assert asyncio.run(worker.ready()) == os.getpid()
     local = load_judge("builtin:prosody")
     local.calibrate(ds)
-    mine = asyncio.run(worker.generate(inst.prompt, 0, None))
-    assert mine == asyncio.run(local.generate(inst.prompt))
+    mine = asyncio.run(worker.generate(inst.prompt, 0, inst.question))
+    assert mine == asyncio.run(local.generate(inst.prompt, question=inst.question))
 
 
 def test_unknown_judge_is_reported_by_ready_not_by_a_crash() -> None:

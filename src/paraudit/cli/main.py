@@ -40,7 +40,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "run",
         "Put every counterfactual question to each judge; a rerun resumes.",
     ),
-    "judges": ("paraudit.cli.judges", "judges", "List judge backends."),
+    "judges": (
+        "paraudit.cli.judges",
+        "judges",
+        "List judge backends (and, with --engine ray, the cluster's resources).",
+    ),
     "demo": (
         "paraudit.cli.demo",
         "demo",

@@ -55,7 +55,10 @@ async def _measure(
 
     async def one(inst: Instance) -> None:
         async with sem, asyncio.timeout(cfg.retry.timeout_s):
-            await judge.generate(inst.prompt)
+            if judge.reads_question:  # as the runner asks it (calls.call_with_retries)
+                await judge.generate(inst.prompt, question=inst.question)
+            else:
+                await judge.generate(inst.prompt)
 
     await asyncio.gather(*(one(i) for i in sample[:workers]))
 

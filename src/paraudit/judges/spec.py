@@ -27,8 +27,12 @@ HARNESS_OPTIONS = frozenset(
         "inline_limit_mb",
         "batch_size",
         "limit_audio",
+        # vLLM engine sizing: where the model runs, not what it answers
+        "max_model_len",
+        "gpu_memory_utilization",
         # builtin judges' test hooks
         "delay",
+        "burn",
         "calllog",
         "fail_rate",
         "fail_times",
@@ -79,6 +83,9 @@ CHECKS: dict[str, Callable[[str], str]] = {
     "batch_size": _integer(1),
     "limit_audio": _integer(1),
     "delay": _number(0, lo_open=False),
+    "burn": _number(0, lo_open=False),
+    "max_model_len": _integer(1),
+    "gpu_memory_utilization": _number(0, 1),
     "fail_rate": _number(0, 1, lo_open=False),
     "fail_times": _integer(0),
     "temperature": _number(0, lo_open=False),
