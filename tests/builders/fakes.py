@@ -233,25 +233,34 @@ class ChatServer:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
                 with outer.lock:
                     outer.requests.append(body)
-                    failing = outer.fail_after is not None and len(outer.requests) > outer.fail_after
+                    failing = (
+                        outer.fail_after is not None and len(outer.requests) > outer.fail_after
+                    )
                 if failing:
                     status, payload = 500, {"error": {"message": "scripted outage"}}
                 else:
                     text = outer.reply(body["messages"])
-                    status, payload = 200, {
-                        "id": "c",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": body["model"],
-                        "choices": [
-                            {
-                                "index": 0,
-                                "finish_reason": "stop",
-                                "message": {"role": "assistant", "content": text},
-                            }
-                        ],
-                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                    }
+                    status, payload = (
+                        200,
+                        {
+                            "id": "c",
+                            "object": "chat.completion",
+                            "created": 0,
+                            "model": body["model"],
+                            "choices": [
+                                {
+                                    "index": 0,
+                                    "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": text},
+                                }
+                            ],
+                            "usage": {
+                                "prompt_tokens": 1,
+                                "completion_tokens": 1,
+                                "total_tokens": 2,
+                            },
+                        },
+                    )
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")

@@ -125,9 +125,16 @@ def card_markdown(d: dict[str, Any]) -> str:
     )
     lines += ["## Audio QC", "", d["qc"]["rule"], ""]
     lines += _md_table(
-        ["speaker:emotion", "clips", "accepted first try", "accepted after retry", "failed"],
         [
-            [k, v["clips"], v["first_try"], v["retried"], v["failed"]]
+            "speaker:emotion",
+            "clips",
+            "accepted first try",
+            "accepted after retry",
+            "failed",
+            "items dropped",
+        ],
+        [
+            [k, v["clips"], v["first_try"], v["retried"], v["failed"], v["items_dropped"]]
             for k, v in d["qc"]["per_emotion"].items()
         ],
     )

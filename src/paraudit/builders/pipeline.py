@@ -244,6 +244,7 @@ def assemble(
     branches: list[Branch] = []
     qc_rows: list[list[dict[str, Any]]] = []
     failed: list[str] = []
+    dropped_by: set[str] = set()
     for side in order:
         paths: list[str] = []
         rows: list[dict[str, Any]] = []
@@ -258,14 +259,16 @@ def assemble(
                 continue
             v = voiced[(turn.text, turn.speaker, emotion, voices[turn.speaker])]
             paths.append(audio.name(v.path))
-            rows.append(_qc_row(t, emotion, v, turn.speaker, result))
+            rows.append(_qc_row(t, emotion, v))
             if not v.accepted:
                 failed.append(f"turn {t} ({turn.speaker}, {emotion}): {'; '.join(v.failures)}")
+                dropped_by.add(f"{turn.speaker}:{emotion}")
         text, tone = c.responses[side]
         rv = voiced[(text, "assistant", tone, voices["assistant"])]
-        rows.append(_qc_row(-1, tone, rv, "assistant", result) | {"turn": "response"})
+        rows.append(_qc_row(-1, tone, rv) | {"turn": "response"})
         if not rv.accepted:
             failed.append(f"response ({tone}): {'; '.join(rv.failures)}")
+            dropped_by.add(f"assistant:{tone}")
         qc_rows.append(rows)
         branches.append(
             Branch(
@@ -275,6 +278,8 @@ def assemble(
             )
         )
     if failed:
+        for k in dropped_by:
+            result.qc[k]["items_dropped"] += 1
         result.rejections.append(
             {"source_id": cand.source_id, "stage": "qc", "code": "qc-failed", "reason": failed[0]}
         )
@@ -303,18 +308,21 @@ def assemble(
     )
 
 
-def _qc_row(t: int, emotion: str, v: Voiced, speaker: str, result: BuildResult) -> dict[str, Any]:
-    stats = result.qc.setdefault(
-        f"{speaker}:{emotion}", {"clips": 0, "first_try": 0, "retried": 0, "failed": 0}
-    )
-    stats["clips"] += 1
-    if not v.accepted:
-        stats["failed"] += 1
-    elif v.attempts > 1:
-        stats["retried"] += 1
-    else:
-        stats["first_try"] += 1
+def _qc_row(t: int, emotion: str, v: Voiced) -> dict[str, Any]:
     return {"turn": t, "emotion": emotion, "attempts": v.attempts, "accepted": v.accepted, **v.qc}
+
+
+def qc_counts(voiced: dict[VoiceJob, Voiced]) -> dict[str, dict[str, int]]:
+    """Per speaker:emotion, each distinct clip once: accepted first try, after retry, failed."""
+    out: dict[str, dict[str, int]] = {}
+    for (_, speaker, emotion, _), v in voiced.items():
+        row = out.setdefault(
+            f"{speaker}:{emotion}",
+            {"clips": 0, "first_try": 0, "retried": 0, "failed": 0, "items_dropped": 0},
+        )
+        row["clips"] += 1
+        row["failed" if not v.accepted else "retried" if v.attempts > 1 else "first_try"] += 1
+    return out
 
 
 def build(
@@ -362,6 +370,7 @@ def build(
     jobs = list(dict.fromkeys(j for _, c in composed for j in _jobs(o, c, voices[c.key])))
     rep.start("render", len(jobs))
     voiced = voicer.voice_all(jobs, lambda: rep.advance("render"))
+    result.qc = qc_counts(voiced)
     t_render = time.perf_counter()
     audio = _Audio()
     for cand, c in composed:

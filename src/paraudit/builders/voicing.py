@@ -112,7 +112,7 @@ class PiperVoicer:
 
     def __post_init__(self) -> None:
         self.renderer = _TimedRenderer(self.voice_path, self.cache_dir, self.stats)
-        self.label = f"piper:{self.renderer.label}"
+        self.label = self.renderer.label
         self.rendering = PIPER_RENDERING
         self.qc_rule = PIPER_QC
 
