@@ -136,8 +136,12 @@ def positional_answer(prompt: str) -> str:
     a, b = _conv(emos(shift_a), ra), _conv(emos(shift_b), rb)
     if tag == "mismatch":
         b = b.replace(context[-1][1], context[-1][1] + " please")
-    if tag == "same-shift":
-        b = _conv(emos(shift_a), rb)
+    if tag == "back-and-forth":
+        # B shifts to Y and back to X: not the one shift for good Listing 1 asks for.
+        turns = emos(shift_a)
+        last = humans[-1]
+        turns[last] = (turns[last][0], x, turns[last][2])
+        b = _conv(turns, rb)
     return f"Reasoning about goals.\n{FINAL_ANSWER_LINE}\nConversation A:\n{a}\n===\n{b}\n"
 
 
