@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paraudit.qc.acoustics import count_syllables, measure
+from paraudit.qc.acoustics import count_syllables, measure, silent_gaps
 
 
 def _voiced(f0: float, seconds: float, rate: int = 16000, amp: float = 0.3) -> np.ndarray:
@@ -22,3 +22,15 @@ def test_pitch_loudness_and_pause_are_measured() -> None:
 
 def test_syllable_count() -> None:
     assert count_syllables("They moved the meeting to Friday.") == 8
+
+
+def test_silent_gaps_inside_the_speech_span_only() -> None:
+    rate = 16000
+    gap = [np.zeros(int(s * rate)) for s in (0.5, 0.3, 0.02, 0.7)]
+    x = np.concatenate(
+        [gap[0], _voiced(120, 0.4), gap[1], _voiced(120, 0.4), gap[2], _voiced(120, 0.4), gap[3]]
+    )
+    # Leading and trailing silence are not gaps; a 20 ms dip is below the minimum.
+    gaps = silent_gaps(x, rate)
+    assert len(gaps) == 1 and abs(gaps[0] - 0.3) <= 0.02
+    assert silent_gaps(np.zeros(rate), rate) == []

@@ -107,6 +107,24 @@ def _silence_mask(samples: np.ndarray, rate: int) -> tuple[np.ndarray, float]:
     return energy < energy.max() - SILENCE_BELOW_PEAK_DB, 0.01
 
 
+def silent_gaps(samples: np.ndarray, rate: int, min_s: float = 0.05) -> list[float]:
+    """Durations (s) of the silent gaps inside the speech span, in order, of at least `min_s`."""
+    silent, step = _silence_mask(np.asarray(samples, dtype=np.float64), rate)
+    voiced_idx = np.flatnonzero(~silent)
+    if voiced_idx.size == 0:
+        return []
+    gaps: list[float] = []
+    run = 0
+    for s in silent[int(voiced_idx[0]) : int(voiced_idx[-1]) + 1]:
+        if s:
+            run += 1
+        elif run:
+            if run * step >= min_s - 1e-9:
+                gaps.append(run * step)
+            run = 0
+    return gaps
+
+
 def measure(samples: np.ndarray, rate: int, text: str) -> ProsodyFeatures:
     samples = np.asarray(samples, dtype=np.float64)
     duration = len(samples) / rate

@@ -1,0 +1,278 @@
+"""Render-and-retry with the Audio Scorer (paper B.2.3).
+
+Each turn with a paralinguistic target is rendered again and again until 3 renderings were
+accepted or 10 were tried; the accepted rendering with the highest fitness is kept. A turn with
+no accepted rendering after 10 tries is dropped, and the caller drops its whole conversation.
+`QCCounts` keeps the accept / retry / drop counts per emotion for the dataset card.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from paraudit.items.records import Speaker
+from paraudit.qc.rules import (
+    Baseline,
+    Verdict,
+    canonical_emotion,
+    judge,
+    measure_relative,
+    neutral_baseline,
+    rule_description,
+)
+from paraudit.qc.ser import SERBackend
+from paraudit.render.tts import LOCAL_COMPUTE, Clip, TTSBackend
+
+MAX_ACCEPTED = 3
+MAX_TRIES = 10
+NEUTRAL_RENDERS = 3
+
+C = TypeVar("C")
+TurnJob = tuple[str, str, Speaker, str]
+"""(text, emotion, role, voice)"""
+
+
+@dataclass(frozen=True)
+class Scored(Generic[C]):
+    clip: C
+    verdict: Verdict
+    attempt: int
+
+
+@dataclass(frozen=True)
+class RetryOutcome(Generic[C]):
+    """What render-and-retry ended with: the kept rendering, or None (drop) and why."""
+
+    best: Scored[C] | None
+    verdicts: tuple[Verdict, ...]
+    """Every try's verdict, in order."""
+
+    @property
+    def tries(self) -> int:
+        return len(self.verdicts)
+
+    @property
+    def accepted(self) -> int:
+        return sum(v.accepted for v in self.verdicts)
+
+    @property
+    def dropped(self) -> bool:
+        return self.best is None
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """For a dropped turn: each try's rejection reasons, "try k: …"."""
+        return tuple(
+            f"try {i}: {'; '.join(v.reasons) or 'accepted'}"
+            for i, v in enumerate(self.verdicts, start=1)
+        )
+
+
+def render_with_retry(
+    render: Callable[[int], C],
+    score: Callable[[C], Verdict],
+    *,
+    max_accepted: int = MAX_ACCEPTED,
+    max_tries: int = MAX_TRIES,
+) -> RetryOutcome[C]:
+    """Call `render(attempt)` and `score(clip)` for attempts 0, 1, … until `max_accepted`
+    renderings were accepted or `max_tries` were made; keep the best accepted by fitness (the
+    earliest among equals)."""
+    if max_accepted < 1 or max_tries < max_accepted:
+        raise ValueError("need 1 ≤ max_accepted ≤ max_tries")
+    verdicts: list[Verdict] = []
+    best: Scored[C] | None = None
+    accepted = 0
+    for attempt in range(max_tries):
+        clip = render(attempt)
+        v = score(clip)
+        verdicts.append(v)
+        if v.accepted:
+            accepted += 1
+            if best is None or v.fitness > best.verdict.fitness:
+                best = Scored(clip, v, attempt)
+            if accepted >= max_accepted:
+                break
+    return RetryOutcome(best, tuple(verdicts))
+
+
+@dataclass
+class EmotionCounts:
+    turns: int = 0
+    kept: int = 0
+    dropped: int = 0
+    tries: int = 0
+    accepted_tries: int = 0
+    rules: dict[str, int] = field(default_factory=dict)
+    """Rule (with its source) → turns it decided."""
+
+    @property
+    def retries(self) -> int:
+        """Renderings beyond the first, over all turns."""
+        return self.tries - self.turns
+
+
+@dataclass
+class QCCounts:
+    """Accept / retry / drop counts per target emotion (for the dataset card)."""
+
+    by_emotion: dict[str, EmotionCounts] = field(default_factory=dict)
+
+    def record(self, emotion: str, outcome: RetryOutcome[Any]) -> None:
+        c = self.by_emotion.setdefault(emotion, EmotionCounts())
+        c.turns += 1
+        c.tries += outcome.tries
+        c.accepted_tries += outcome.accepted
+        if outcome.dropped:
+            c.dropped += 1
+        else:
+            c.kept += 1
+        if outcome.verdicts:
+            v = outcome.verdicts[-1]
+            key = f"{v.rule} [{v.source}]"
+            c.rules[key] = c.rules.get(key, 0) + 1
+
+    def as_dict(self) -> dict[str, dict[str, Any]]:
+        return {
+            e: {
+                "turns": c.turns,
+                "kept": c.kept,
+                "dropped": c.dropped,
+                "tries": c.tries,
+                "retries": c.retries,
+                "accepted_tries": c.accepted_tries,
+                "rules": dict(sorted(c.rules.items())),
+            }
+            for e, c in sorted(self.by_emotion.items())
+        }
+
+
+class AudioScorer:
+    """Renders turns with a TTS backend and keeps only renderings that carry their emotion.
+
+    Baselines: `neutral_renders` neutral renderings of the same text, role and voice, averaged,
+    computed once per (text, role, voice); one rendering for a deterministic backend (Piper),
+    whose renderings of one request are identical. With `ser=None` the rules that need SER use
+    their acoustic fallbacks (the verdicts and counts name the rule). `min_dnsmos_ovrl` adds a
+    quality gate: a rendering whose DNSMOS OVRL is below it is rejected.
+    """
+
+    def __init__(
+        self,
+        tts: TTSBackend,
+        ser: SERBackend | None = None,
+        *,
+        neutral_renders: int = NEUTRAL_RENDERS,
+        max_accepted: int = MAX_ACCEPTED,
+        max_tries: int = MAX_TRIES,
+        min_dnsmos_ovrl: float | None = None,
+    ) -> None:
+        self.tts = tts
+        self.ser = ser
+        self.neutral_renders = neutral_renders
+        self.max_accepted = max_accepted
+        self.max_tries = max_tries
+        self.min_dnsmos_ovrl = min_dnsmos_ovrl
+        self.counts = QCCounts()
+        self._baselines: dict[tuple[str, Speaker, str], Baseline] = {}
+        self._lock = threading.Lock()
+
+    def describe(self) -> dict[str, Any]:
+        """For the dataset card: policy, SER model, and the rule each emotion is judged by."""
+        from paraudit.qc.rules import RULES
+
+        return {
+            "max_accepted": self.max_accepted,
+            "max_tries": self.max_tries,
+            "neutral_renders": 1 if self.tts.deterministic else self.neutral_renders,
+            "ser": self.ser.label if self.ser else None,
+            "min_dnsmos_ovrl": self.min_dnsmos_ovrl,
+            "rules": {e: rule_description(e, self.ser is not None)[0] for e in RULES},
+        }
+
+    def baseline(self, text: str, role: Speaker, voice: str) -> Baseline:
+        key = (text, role, voice)
+        with self._lock:
+            known = self._baselines.get(key)
+        if known is not None:
+            return known
+        n = 1 if self.tts.deterministic else self.neutral_renders
+        clips = [self.tts.synthesize(text, "neutral", role, voice, attempt=i) for i in range(n)]
+        with LOCAL_COMPUTE:
+            base = neutral_baseline([(c.samples, c.sample_rate) for c in clips], text)
+        with self._lock:
+            return self._baselines.setdefault(key, base)
+
+    def score(self, clip: Clip, text: str, emotion: str, base: Baseline) -> Verdict:
+        with LOCAL_COMPUTE:
+            return self._score(clip, text, emotion, base)
+
+    def _score(self, clip: Clip, text: str, emotion: str, base: Baseline) -> Verdict:
+        m = measure_relative(clip.samples, clip.sample_rate, text, base)
+        probs = self.ser.probabilities(clip.samples, clip.sample_rate) if self.ser else None
+        v = judge(emotion, m, probs)
+        values = {**v.values, **{f"ser_{k}": p for k, p in (probs or {}).items()}}
+        reasons = list(v.reasons)
+        if self.min_dnsmos_ovrl is not None:
+            from paraudit.qc.dnsmos import dnsmos
+
+            ovrl = dnsmos(clip.samples, clip.sample_rate).ovrl
+            values["dnsmos_ovrl"] = ovrl
+            if not ovrl >= self.min_dnsmos_ovrl:
+                reasons.append(f"DNSMOS OVRL {ovrl:.2f} < {self.min_dnsmos_ovrl:g}")
+        return Verdict(
+            emotion=v.emotion,
+            accepted=not reasons,
+            fitness=v.fitness if math.isfinite(v.fitness) else -math.inf,
+            rule=v.rule,
+            source=v.source,
+            reasons=tuple(reasons),
+            values=values,
+        )
+
+    def render_turn(self, text: str, emotion: str, role: Speaker, voice: str) -> RetryOutcome[Clip]:
+        """Render-and-retry one turn; `outcome.best` is None when the turn must be dropped."""
+        canonical_emotion(emotion)  # unknown emotions fail before any rendering
+        base = self.baseline(text, role, voice)
+        outcome = render_with_retry(
+            lambda attempt: self.tts.synthesize(text, emotion, role, voice, attempt=attempt),
+            lambda clip: self.score(clip, text, emotion, base),
+            max_accepted=self.max_accepted,
+            max_tries=self.max_tries,
+        )
+        with self._lock:
+            self.counts.record(canonical_emotion(emotion), outcome)
+        return outcome
+
+    def render_turns(
+        self,
+        jobs: Sequence[TurnJob],
+        *,
+        workers: int = 1,
+        on_done: Callable[[TurnJob, RetryOutcome[Clip]], None] | None = None,
+    ) -> dict[TurnJob, RetryOutcome[Clip]]:
+        """Render-and-retry distinct (text, emotion, role, voice) jobs, `workers` at a time in
+        threads. Worth it for hosted TTS, whose calls wait on the network; local synthesis and
+        measurement (Praat, Piper) run one at a time under `LOCAL_COMPUTE`. Each job's tries
+        stay in order, so results do not depend on `workers`."""
+        unique = list(dict.fromkeys(jobs))
+        out: dict[TurnJob, RetryOutcome[Clip]] = {}
+
+        def one(job: TurnJob) -> tuple[TurnJob, RetryOutcome[Clip]]:
+            return job, self.render_turn(*job)
+
+        pool = ThreadPoolExecutor(workers) if workers > 1 else None
+        try:
+            for job, outcome in pool.map(one, unique) if pool else map(one, unique):
+                out[job] = outcome
+                if on_done:
+                    on_done(job, outcome)
+        finally:
+            if pool:
+                pool.shutdown(cancel_futures=True)
+        return out
