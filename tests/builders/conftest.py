@@ -73,6 +73,8 @@ def build(chat: ChatServer, src: Sources, kind: str, source: Path, out: Path, *e
         str(out),
         "--cache",
         str(src.cache),
+        "--max-accepted",
+        "1",
         *extra,
     )
     assert code == 0, output
@@ -124,6 +126,9 @@ def conversations_set(
         "--seed",
         str(SEED),
         "--no-dnsmos",
+        # The starter set's faster direction check (Piper only), so both voicers are built.
+        "--qc",
+        "direction",
     )
     return out
 

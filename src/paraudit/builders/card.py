@@ -76,6 +76,7 @@ def card_data(r: BuildResult) -> dict[str, Any]:
         "qc": {
             "rule": r.tts.get("qc", ""),
             "per_emotion": dict(sorted(r.qc.items())),
+            "items_dropped_by": dict(sorted(r.items_dropped_by.items())),
         },
         "rejections": {
             "counts": [{"stage": s, "code": c, "count": n} for (s, c), n in sorted(rej.items())],
@@ -95,8 +96,14 @@ def card_data(r: BuildResult) -> dict[str, Any]:
 
 def _md_table(header: list[str], rows: list[list[Any]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
     return out + [""]
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, dict):
+        return "; ".join(f"{k}: {n}" for k, n in v.items())
+    return str(v)
 
 
 def card_markdown(d: dict[str, Any]) -> str:
@@ -124,20 +131,19 @@ def card_markdown(d: dict[str, Any]) -> str:
         ],
     )
     lines += ["## Audio QC", "", d["qc"]["rule"], ""]
+    per = d["qc"]["per_emotion"]
+    cols = list(dict.fromkeys(k for v in per.values() for k in v))
     lines += _md_table(
-        [
-            "speaker:emotion",
-            "clips",
-            "accepted first try",
-            "accepted after retry",
-            "failed",
-            "items dropped",
-        ],
-        [
-            [k, v["clips"], v["first_try"], v["retried"], v["failed"], v["items_dropped"]]
-            for k, v in d["qc"]["per_emotion"].items()
-        ],
+        ["emotion", *cols],
+        [[k, *(_cell(v.get(c, "")) for c in cols)] for k, v in per.items()],
     )
+    dropped = d["qc"]["items_dropped_by"]
+    if dropped:
+        lines += [
+            "Items dropped by QC, by the turn that failed: "
+            + ", ".join(f"{k} {n}" for k, n in dropped.items()),
+            "",
+        ]
     lines += ["## Rejections", ""]
     counts = d["rejections"]["counts"]
     lines += (

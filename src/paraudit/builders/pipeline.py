@@ -94,7 +94,9 @@ class BuildResult:
     available: dict[str, int] = field(default_factory=dict)
     tried: dict[str, int] = field(default_factory=dict)
     composed: dict[str, int] = field(default_factory=dict)
-    qc: dict[str, dict[str, int]] = field(default_factory=dict)
+    qc: dict[str, dict[str, Any]] = field(default_factory=dict)
+    items_dropped_by: dict[str, int] = field(default_factory=dict)
+    """speaker:emotion of the turn that made QC drop an item → items."""
     timings: dict[str, float] = field(default_factory=dict)
     llm: dict[str, Any] = field(default_factory=dict)
     tts: dict[str, Any] = field(default_factory=dict)
@@ -258,7 +260,7 @@ def assemble(
                 rows.append({"turn": t, "emotion": emotion, "source_recording": True})
                 continue
             v = voiced[(turn.text, turn.speaker, emotion, voices[turn.speaker])]
-            paths.append(audio.name(v.path))
+            paths.append(audio.name(v.path) if v.path else "")
             rows.append(_qc_row(t, emotion, v))
             if not v.accepted:
                 failed.append(f"turn {t} ({turn.speaker}, {emotion}): {'; '.join(v.failures)}")
@@ -274,12 +276,14 @@ def assemble(
             Branch(
                 emotions=c.emotions[side],
                 audio=tuple(paths),
-                response=Response(text=text, emotion=tone, audio=audio.name(rv.path)),
+                response=Response(
+                    text=text, emotion=tone, audio=audio.name(rv.path) if rv.path else ""
+                ),
             )
         )
     if failed:
         for k in dropped_by:
-            result.qc[k]["items_dropped"] += 1
+            result.items_dropped_by[k] = result.items_dropped_by.get(k, 0) + 1
         result.rejections.append(
             {"source_id": cand.source_id, "stage": "qc", "code": "qc-failed", "reason": failed[0]}
         )
@@ -310,19 +314,6 @@ def assemble(
 
 def _qc_row(t: int, emotion: str, v: Voiced) -> dict[str, Any]:
     return {"turn": t, "emotion": emotion, "attempts": v.attempts, "accepted": v.accepted, **v.qc}
-
-
-def qc_counts(voiced: dict[VoiceJob, Voiced]) -> dict[str, dict[str, int]]:
-    """Per speaker:emotion, each distinct clip once: accepted first try, after retry, failed."""
-    out: dict[str, dict[str, int]] = {}
-    for (_, speaker, emotion, _), v in voiced.items():
-        row = out.setdefault(
-            f"{speaker}:{emotion}",
-            {"clips": 0, "first_try": 0, "retried": 0, "failed": 0, "items_dropped": 0},
-        )
-        row["clips"] += 1
-        row["failed" if not v.accepted else "retried" if v.attempts > 1 else "first_try"] += 1
-    return out
 
 
 def build(
@@ -370,7 +361,7 @@ def build(
     jobs = list(dict.fromkeys(j for _, c in composed for j in _jobs(o, c, voices[c.key])))
     rep.start("render", len(jobs))
     voiced = voicer.voice_all(jobs, lambda: rep.advance("render"))
-    result.qc = qc_counts(voiced)
+    result.qc = voicer.qc_table(voiced)
     t_render = time.perf_counter()
     audio = _Audio()
     for cand, c in composed:

@@ -10,20 +10,17 @@ so only |R⁰ − R¹| (how unlike the two candidates are) is the finding.
 from __future__ import annotations
 
 import json
-import math
 import re
 from pathlib import Path
 from statistics import mean, pstdev
 from typing import Any
 
-import numpy as np
 import soundfile as sf
 
 from paraudit.compose.llm import ComposerLLM
 from paraudit.compose.prompts import BALANCE, LEXICAL_FACTORS
 
-DNSMOS_RATE = 16000
-DNSMOS_KEYS = ("ovrl_mos", "sig_mos", "bak_mos", "p808_mos")
+DNSMOS_KEYS = ("ovrl", "sig", "bak", "p808")
 
 
 def rate_responses(llm: ComposerLLM, r0: str, r1: str) -> dict[str, Any] | None:
@@ -63,19 +60,12 @@ def dnsmos_available() -> bool:
 
 
 def dnsmos(path: Path) -> dict[str, float]:
-    """DNSMOS of one clip. The clip is resampled to 16 kHz in memory for the model only (the
-    dataset's audio is not changed)."""
-    from scipy.signal import resample_poly
-    from speechmos import dnsmos as model
+    """DNSMOS of one clip (paraudit.qc.dnsmos: resampled to 16 kHz in memory for the model
+    only; the dataset's audio is not changed)."""
+    from paraudit.qc.dnsmos import dnsmos as score
 
-    data, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    x = data.mean(axis=1)
-    if rate != DNSMOS_RATE:
-        g = math.gcd(int(rate), DNSMOS_RATE)
-        x = resample_poly(x, DNSMOS_RATE // g, int(rate) // g).astype(np.float32)
-    x = np.clip(x, -1.0, 1.0)
-    scores = model.run(x, sr=DNSMOS_RATE)
-    return {k: round(float(scores[k]), 4) for k in DNSMOS_KEYS if k in scores}
+    data, rate = sf.read(str(path), dtype="float64", always_2d=True)
+    return score(data.mean(axis=1), int(rate)).as_dict()
 
 
 def balance_table(rows: list[dict[str, float]]) -> dict[str, dict[str, float | int]]:
@@ -110,5 +100,5 @@ def item_differences(meta: dict[str, Any]) -> dict[str, float]:
     if mos:
         for k in DNSMOS_KEYS:
             if k in mos["R0"] and k in mos["R1"]:
-                out[f"DNSMOS {k.removesuffix('_mos').upper()}"] = mos["R0"][k] - mos["R1"][k]
+                out[f"DNSMOS {k.upper()}"] = mos["R0"][k] - mos["R1"][k]
     return out

@@ -176,7 +176,20 @@ def build(
     concurrency: int = typer.Option(4, "--concurrency", min=1, help="LLM calls in flight."),
     balance: bool = typer.Option(True, "--balance/--no-balance", help="LLM-rated lexical balance."),
     dnsmos: bool = typer.Option(True, "--dnsmos/--no-dnsmos", help="DNSMOS of response clips."),
-    workers: int | None = typer.Option(None, "--workers", min=1, help="Render processes."),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="Render workers (scorer: threads; direction: processes)."
+    ),
+    qc: str = typer.Option(
+        "scorer", "--qc", help="scorer (Audio Scorer render-and-retry) | direction (Piper only)."
+    ),
+    ser: str | None = typer.Option(
+        None, "--ser", help="SER model for the scorer: emotion2vec[:MODEL] | hf:PATH."
+    ),
+    max_accepted: int = typer.Option(3, "--max-accepted", min=1, help="Scorer: stop after N."),
+    max_tries: int = typer.Option(10, "--max-tries", min=1, help="Scorer: give up after N."),
+    min_dnsmos: float | None = typer.Option(
+        None, "--min-dnsmos", help="Scorer: reject renderings with DNSMOS OVRL below this."
+    ),
     voice: Path | None = typer.Option(
         None, "--voice", help="starter: a Piper .onnx voice (default: bundled joe-medium)."
     ),
@@ -221,12 +234,26 @@ def build(
         LLMSpec.parse(llm)
         _dry_run(o, llm, tts)
         return
-    run_builder(o, llm, tts, cache, workers)
+    if max_tries < max_accepted:
+        raise fail("--max-tries must be at least --max-accepted")
+    voicing = {
+        "qc": qc,
+        "ser": ser,
+        "max_accepted": max_accepted,
+        "max_tries": max_tries,
+        "min_dnsmos_ovrl": min_dnsmos,
+    }
+    run_builder(o, llm, tts, cache, workers, voicing)
     _validate(out)
 
 
 def run_builder(
-    o: BuildOptions, llm_spec: str, tts_spec: str, cache: Path | None, workers: int | None
+    o: BuildOptions,
+    llm_spec: str,
+    tts_spec: str,
+    cache: Path | None,
+    workers: int | None,
+    voicing: dict[str, Any] | None = None,
 ) -> BuildResult:
     from paraudit.builders.pipeline import build as run
     from paraudit.builders.voicing import make_voicer
@@ -235,7 +262,7 @@ def run_builder(
 
     spec = LLMSpec.parse(llm_spec)
     cache_dir = cache or default_cache_dir()
-    voicer = make_voicer(tts_spec, cache_dir, workers)
+    voicer = make_voicer(tts_spec, cache_dir, workers, **(voicing or {}))
     store = CompletionCache(cache_dir / "compose.sqlite")
     llm = ComposerLLM(spec, store)
     card: dict[str, Any] = {}
