@@ -1,10 +1,11 @@
 """Builder throughput with the offline backends.
 
-Run: PYTHONPATH=src:. .venv/bin/python benchmarks/build.py [PAIRS]
+Run: PYTHONPATH=src:. .venv/bin/python benchmarks/build.py [PAIRS] [scorer|direction] [MAX_ACCEPTED]
 Builds each of the three sets (single-turn, positional, emotional-conversations) from the test
 sample sources with a scripted generator behind a loopback chat-completions server (real HTTP,
-no model) and Piper + PSOLA voicing in one process (so synthesis and QC time can be told
-apart), into a fresh cache, and prints per builder:
+no model) and Piper voicing in one process (so synthesis and QC time can be told apart) —
+through the Audio Scorer (default; the paper's policy: stop at 3 accepted or 10 tries) or the
+starter set's direction check — into a fresh cache, and prints per builder:
   - items per minute (written items over wall time),
   - the share of wall time in TTS synthesis, audio QC (measurement against neutral) and LLM
     calls (time waiting on the loopback server; the rest is parsing, assembling, writing).
@@ -19,17 +20,17 @@ import time
 from pathlib import Path
 
 from paraudit.builders.pipeline import BuildOptions, build
-from paraudit.builders.voicing import PiperVoicer
+from paraudit.builders.voicing import make_voicer
 from paraudit.compose.llm import CompletionCache, ComposerLLM, LLMSpec
 from tests.builders.fakes import ChatServer, write_emocf, write_od3
 
 
 def run(
-    kind: str, source: Path, out: Path, cache: Path, spec: str, n: int | None
+    kind: str, source: Path, out: Path, cache: Path, spec: str, n: int | None, qc: str, acc: int
 ) -> dict[str, float]:
     store = CompletionCache(cache / "compose.sqlite")
     llm = ComposerLLM(LLMSpec.parse(spec), store)
-    voicer = PiperVoicer(None, cache, workers=1)
+    voicer = make_voicer("piper", cache, 1, qc=qc, max_accepted=acc)
     o = BuildOptions(kind=kind, source=source, out=out, n=n, dnsmos=False)
     t0 = time.perf_counter()
     r = build(o, llm, voicer)
@@ -48,6 +49,9 @@ def run(
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+    qc = sys.argv[2] if len(sys.argv) > 2 else "scorer"
+    acc = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    print(f"voicing: piper, qc={qc}" + (f", stop at {acc} accepted" if qc == "scorer" else ""))
     with tempfile.TemporaryDirectory() as tmp, ChatServer() as server:
         root = Path(tmp)
         emocf, od3 = write_emocf(root / "e.jsonl"), write_od3(root / "o.jsonl")
@@ -58,7 +62,16 @@ def main() -> None:
         )
         for label in ("fresh", "resume"):
             for kind, source, count in plan:
-                m = run(kind, source, root / f"{kind}-{label}", root / "cache", server.spec, count)
+                m = run(
+                    kind,
+                    source,
+                    root / f"{kind}-{label}",
+                    root / "cache",
+                    server.spec,
+                    count,
+                    qc,
+                    acc,
+                )
                 print(
                     f"{kind:14} {label:7} {m['items']:5.0f} {m['wall_s']:7.1f} "
                     f"{m['items_per_min']:9.1f} {m['tts']:5.0%} {m['qc']:5.0%} {m['llm']:5.0%} "

@@ -55,6 +55,20 @@ def card_data(r: BuildResult) -> dict[str, Any]:
         not_checked.append(
             f"Lexical balance: {len(r.items) - lexical_rated} item(s) got no usable rating."
         )
+    many = [
+        it.id
+        for it in r.items
+        if any(
+            len({e for t, e in zip(it.context, b.emotions, strict=True) if t.speaker == "human"})
+            > 2
+            for b in it.branches
+        )
+    ]
+    if many:
+        not_checked.append(
+            f"{len(many)} item(s) have more than two distinct human emotions in a branch: they "
+            "get no P/O/S instances (only J and T), so no (P,O,J) state."
+        )
     if o.audio == "source":
         not_checked.append(
             "Source recordings are used as they are (no QC): the paper notes human actors' "
