@@ -27,6 +27,8 @@ def test_output_is_checked_before_any_work(tmp_path: Path, src: tuple[Path, Path
     (full / "keep.txt").write_text("mine")
     code, out = cli(*base, "--out", str(full))
     assert code == 1 and "--force" in out
+    code, out = cli(*base, "--out", str(full), "--force")
+    assert code == 1 and "not a dataset folder" in out
     assert (full / "keep.txt").read_text() == "mine"
 
 
@@ -51,7 +53,7 @@ def test_output_is_checked_before_any_work(tmp_path: Path, src: tuple[Path, Path
         ),
         (
             ("build", "positional", "--source", "{o}", "--llm", "openai:m", "--tts", "espeak"),
-            "TTS backend 'espeak' is not available",
+            "unknown TTS backend 'espeak'",
         ),
         (
             ("build", "single-turn", "--source", "{e}", "--llm", "openai:m", "--map", "sentence"),

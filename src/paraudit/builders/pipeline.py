@@ -342,21 +342,7 @@ def build(
         )
     t_compose = time.perf_counter()
     voices = {c.key: _voices(voicer, o.seed, c.key) for _, c in composed}
-    balance: dict[str, dict[str, Any]] = {}
-    if o.rate_balance:
-        rep.start("balance", len(composed))
-
-        def rate(pair: tuple[Candidate, Composed]) -> tuple[str, dict[str, Any] | None]:
-            c = pair[1]
-            r = [c.responses[s][0] for s in ((1, 0) if _coin(o.seed, c.key) else (0, 1))]
-            got = rate_responses(llm, r[0], r[1])
-            rep.advance("balance")
-            return c.key, got
-
-        with ThreadPoolExecutor(max(1, o.concurrency)) as ex:
-            for key, got in ex.map(rate, composed):
-                if got is not None:
-                    balance[key] = got
+    balance = _rate_all(o, composed, llm, rep) if o.rate_balance else {}
     t_balance = time.perf_counter()
     jobs = list(dict.fromkeys(j for _, c in composed for j in _jobs(o, c, voices[c.key])))
     rep.start("render", len(jobs))
@@ -378,6 +364,8 @@ def build(
             result.items.append(item)
     if o.dnsmos:
         _add_dnsmos(result, audio, rep)
+    else:
+        result.dnsmos_note = "not computed (--no-dnsmos)"
     t_quality = time.perf_counter()
     if not result.items:
         raise ParauditError("every composed pair was dropped by audio QC; nothing to write")
@@ -438,6 +426,27 @@ def build(
     if on_written:
         on_written(result)
     return result
+
+
+def _rate_all(
+    o: BuildOptions, composed: list[tuple[Candidate, Composed]], llm: ComposerLLM, rep: Reporter
+) -> dict[str, dict[str, Any]]:
+    """Lexical ratings of (R0, R1) per composed pair, in branch order (after the coin)."""
+    rep.start("balance", len(composed))
+
+    def rate(pair: tuple[Candidate, Composed]) -> tuple[str, dict[str, Any] | None]:
+        c = pair[1]
+        r = [c.responses[s][0] for s in ((1, 0) if _coin(o.seed, c.key) else (0, 1))]
+        got = rate_responses(llm, r[0], r[1])
+        rep.advance("balance")
+        return c.key, got
+
+    out: dict[str, dict[str, Any]] = {}
+    with ThreadPoolExecutor(max(1, o.concurrency)) as ex:
+        for key, got in ex.map(rate, composed):
+            if got is not None:
+                out[key] = got
+    return out
 
 
 def _add_dnsmos(result: BuildResult, audio: _Audio, rep: Reporter) -> None:

@@ -68,8 +68,14 @@ def check_output(out: Path, force: bool) -> None:
     """Refuse before any work: a file, or a non-empty folder without --force."""
     if out.exists() and not out.is_dir():
         raise ParauditError(f"{out}: is a file; --out must name a folder")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise ParauditError(f"{out}: exists and is not empty; pass --force to replace it")
+    if out.is_dir() and any(out.iterdir()):
+        if not force:
+            raise ParauditError(f"{out}: exists and is not empty; pass --force to replace it")
+        if not (out / "dataset.json").is_file():
+            raise ParauditError(
+                f"{out}: is not a dataset folder; --force only replaces a dataset, "
+                "so move its contents away first"
+            )
     parent = out.resolve().parent
     while not parent.exists():
         parent = parent.parent
