@@ -110,8 +110,9 @@ def load_candidates(o: BuildOptions) -> list[Candidate]:
             raise ParauditError("the emocf preset holds single sentences: build single-turn")
         pairs = read_emocf(o.source, o.mapping, o.audio_root)
         if o.pairs:
-            wanted = {p.lower() for p in o.pairs}
-            pairs = [p for p in pairs if p.pair.lower() in wanted]
+            # A pair is unordered: "sadness/anger" keeps the anger/sadness pairs.
+            wanted = {frozenset(w.lower().split("/")) for w in o.pairs}
+            pairs = [p for p in pairs if frozenset(p.pair.lower().split("/")) in wanted]
             if not pairs:
                 raise ParauditError(f"no source pair matches --pairs {','.join(o.pairs)}")
         random.Random(f"{o.seed}:order").shuffle(pairs)
