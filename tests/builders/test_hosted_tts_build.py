@@ -88,7 +88,7 @@ def test_single_turn_voiced_by_openai_tts(
         "--tts",
         f"openai:gpt-4o-mini-tts@{speech.url}?voices=echo,alloy,ash",
         "--pairs",
-        "anger/sadness",
+        "sadness/anger",
         "--max-accepted",
         "1",
         "--max-tries",
