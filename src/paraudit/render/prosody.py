@@ -79,8 +79,11 @@ def change_voice(samples: np.ndarray, rate: int) -> np.ndarray:
     return np.asarray(out.values[0], dtype=np.float64)
 
 
-def apply_pitch(samples: np.ndarray, rate: int, profile: EmotionProfile) -> np.ndarray:
-    """Shift pitch level, scale range, add an end rise and a wobble, by PSOLA resynthesis."""
+def apply_pitch(
+    samples: np.ndarray, rate: int, profile: EmotionProfile, rise_window_s: float = 0.4
+) -> np.ndarray:
+    """Shift pitch level, scale range, add an end rise over the last `rise_window_s` of voicing
+    and a wobble, by PSOLA resynthesis."""
     # Neutral goes through this same chain with an identity tier: an unprocessed clip differs
     # in HNR from processed ones and would give the label away (offline-stack-notes.md).
     import parselmouth
@@ -101,7 +104,7 @@ def apply_pitch(samples: np.ndarray, rate: int, profile: EmotionProfile) -> np.n
     if profile.wobble_st:
         target = f"({target} + {profile.wobble_st} * sin(2 * pi * 3.1 * x))"
     if profile.end_rise_st:
-        w = f"max(0, min(1, (x - {t_end - 0.4}) / 0.4))"
+        w = f"max(0, min(1, (x - {t_end - rise_window_s}) / {rise_window_s}))"
         target = (
             f"((1 - {w}) * {target} + {w} * ({profile.pitch_st} + {profile.end_rise_st} * {w}))"
         )

@@ -242,6 +242,9 @@ PIPER_MAX_STRENGTH = 1.8
 # profile's 3 st rise over 0.4 s measured 1.5–6 st/s) and, from 7 words, have a second long
 # pause (the k-th longest with k = 2).
 PIPER_OVERRIDES: dict[str, dict[str, Any]] = {"hesitant": {"end_rise_st": 6.0}}
+# The rise spans the same stretch the scorer fits the end slope over (the last 0.6 s of
+# voicing); the starter's 0.4 s ramp measured shallower than 6 st/s on some sentence endings.
+PIPER_RISE_WINDOW_S = 0.6
 
 
 def split_for_pauses(text: str, pauses: int) -> list[str]:
@@ -308,6 +311,7 @@ class PiperTTS(TTSBackend):
             **super().request(text, emotion, role, voice, attempt),
             "model_sha256": self.voice.sha256,
             "profile": self.profile(role, emotion, attempt).params(),
+            "rise_window_s": PIPER_RISE_WINDOW_S,
         }
 
     def render(
@@ -327,7 +331,8 @@ class PiperTTS(TTSBackend):
             samples = join_with_pauses(parts, rate, profile.pause_s)
             if voice == "shifted":
                 samples = change_voice(samples, rate)
-            samples = apply_gain(apply_pitch(samples, rate, profile), profile.gain_db)
+            samples = apply_pitch(samples, rate, profile, rise_window_s=PIPER_RISE_WINDOW_S)
+            samples = apply_gain(samples, profile.gain_db)
         meta = {
             "model": self.voice.label,
             "profile": profile.params(),
