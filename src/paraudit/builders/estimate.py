@@ -34,9 +34,17 @@ RESPONSE_WORDS = 25
 ASSUMED_ACCEPTANCE = {"single-turn": 0.9, "positional": 0.5, "conversations": 0.5}
 REPLY_CHARS = {"single-turn": 400, "positional": 3000, "conversations": 3000}
 RATING_REPLY_CHARS = 150
-# Renders per clip: Piper renders a neutral baseline plus ~1.3 tries; hosted TTS retries up to
-# 10 times (stop at 3 accepted), so about 3 is a middle guess.
-RENDERS_PER_CLIP = {"piper": 2.3, "hosted": 3.0}
+# Renders per clip with the starter set's direction check: a neutral baseline plus ~1.3 tries.
+DIRECTION_RENDERS = 2.3
+
+
+def renders_per_clip(tts_spec: str, qc: str, max_accepted: int) -> float:
+    """At least: the Audio Scorer's neutral baselines (one for deterministic Piper, three for
+    hosted TTS) plus `max_accepted` accepted tries (more when tries are rejected)."""
+    if qc == "direction":
+        return DIRECTION_RENDERS
+    baselines = 1 if tts_spec.split(":", 1)[0] == "piper" else 3
+    return float(baselines + max_accepted)
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,11 @@ def _words(c: Candidate) -> tuple[int, int]:
 
 
 def estimate(
-    o: BuildOptions, candidates: list[Candidate], llm_spec: str, tts_spec: str
+    o: BuildOptions,
+    candidates: list[Candidate],
+    llm_spec: str,
+    tts_spec: str,
+    renders: float = DIRECTION_RENDERS,
 ) -> Estimate:
     pool = candidates[: o.limit] if o.limit is not None else candidates
     acc = ASSUMED_ACCEPTANCE[o.kind]
@@ -95,11 +107,10 @@ def estimate(
         clips += round((n_clips * human + 2) * share)
         words += round((n_words * human + 2 * RESPONSE_WORDS) * share)
     backend = tts_spec.split(":", 1)[0]
-    renders = RENDERS_PER_CLIP["piper" if backend == "piper" else "hosted"]
     seconds = words / WORDS_PER_SECOND * renders
     notes = [
         f"assumed: {acc:.0%} of tried records become pairs, {reply} reply characters per "
-        f"generator call, {WORDS_PER_SECOND} words/s, {renders} renders per clip",
+        f"generator call, {WORDS_PER_SECOND} words/s, {renders:g} renders per clip (at least)",
         f"prices as of {PRICES_DATE}, {CHARS_PER_TOKEN:.0f} characters per token; "
         "cached calls and renders cost nothing on a rerun",
     ]

@@ -100,11 +100,11 @@ def _usd(v: float | None) -> str:
     return "unknown" if v is None else f"${v:.2f}"
 
 
-def _dry_run(o: BuildOptions, llm: str, tts: str) -> None:
-    from paraudit.builders.estimate import estimate
+def _dry_run(o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int) -> None:
+    from paraudit.builders.estimate import estimate, renders_per_clip
     from paraudit.builders.pipeline import load_candidates
 
-    e = estimate(o, load_candidates(o), llm, tts)
+    e = estimate(o, load_candidates(o), llm, tts, renders_per_clip(tts, qc, max_accepted))
     t = Table(title=f"dry run: build {o.kind} from {o.source.name} (nothing was called)")
     t.add_column("what")
     t.add_column("estimate", justify="right")
@@ -238,7 +238,7 @@ def build(
         from paraudit.compose.llm import LLMSpec
 
         LLMSpec.parse(llm)
-        _dry_run(o, llm, tts)
+        _dry_run(o, llm, tts, qc, max_accepted)
         return
     if max_tries < max_accepted:
         raise fail("--max-tries must be at least --max-accepted")
