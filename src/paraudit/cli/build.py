@@ -1,18 +1,34 @@
-"""`paraudit build starter --out DIR`: render and verify the offline starter set."""
+"""`paraudit build starter|single-turn|positional|conversations`: build an audit dataset.
+
+`starter` renders the bundled offline set; the three builders compose counterfactual text from
+a source with an LLM, voice it, check the audio and write a dataset folder with its card.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
 
-from paraudit.cli.common import console, fail, user_errors
+from paraudit.builders.card import CARD_MD, write_card
+from paraudit.builders.pipeline import KINDS, BuildOptions, BuildResult, Reporter
+from paraudit.cli.common import console, fail, prepare_output, user_errors
 from paraudit.compose.starter import BuildReport, build_starter
-from paraudit.items.validate import validate_dataset
+from paraudit.items.validate import errors_of, validate_dataset
+from paraudit.sources.tables import ColumnMap
 
-SOURCES = ("starter",)
+WHAT = ("starter", *KINDS)
 
 
 def run_build(out: Path, limit: int | None, voice: Path | None, cache: Path | None) -> BuildReport:
@@ -46,25 +62,218 @@ def run_build(out: Path, limit: int | None, voice: Path | None, cache: Path | No
     return report
 
 
+def check_output(out: Path, force: bool) -> None:
+    """Refuse before any work: a file, or a non-empty folder without --force; even with
+    --force only an earlier dataset (dataset.json) is replaced."""
+    prepare_output(out, force=force, what="--out", marker="dataset.json")
+
+
+class _Bars(Reporter):
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.tasks: dict[str, TaskID] = {}
+
+    def start(self, stage: str, total: int | None) -> None:
+        self.tasks[stage] = self.progress.add_task(stage, total=total)
+
+    def advance(self, stage: str, n: int = 1) -> None:
+        if stage in self.tasks:
+            self.progress.advance(self.tasks[stage], n)
+
+
+def _usd(v: float | None) -> str:
+    return "unknown" if v is None else f"${v:.2f}"
+
+
+def _dry_run(o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int) -> None:
+    from paraudit.builders.estimate import estimate, renders_per_clip
+    from paraudit.builders.pipeline import load_candidates
+
+    e = estimate(o, load_candidates(o), llm, tts, renders_per_clip(tts, qc, max_accepted))
+    t = Table(title=f"dry run: build {o.kind} from {o.source.name} (nothing was called)")
+    t.add_column("what")
+    t.add_column("estimate", justify="right")
+    for k, v in (
+        ("source records", e.candidates),
+        ("records to try", e.tries),
+        ("expected pairs", e.expected_pairs),
+        ("LLM calls", e.llm_calls),
+        ("characters sent", f"{e.chars_in:,}"),
+        ("characters received", f"{e.chars_out:,}"),
+        ("clips to voice", e.clips),
+        ("audio seconds to synthesise", f"{e.audio_seconds:,.0f}"),
+        (f"LLM cost ({llm})", _usd(e.llm_usd)),
+        (f"TTS cost ({tts})", _usd(e.tts_usd)),
+    ):
+        t.add_row(k, str(v))
+    console.print(t)
+    for n in e.notes:
+        console.print(f"  · {escape(n)}", highlight=False)
+
+
+def _summary(r: BuildResult, card: dict[str, Any]) -> None:
+    rej = card["rejections"]["counts"]
+    console.print(
+        f"{len(r.items)} {r.options.task} items → {r.options.out} · rejected: "
+        + (", ".join(f"{c['stage']}/{c['code']} {c['count']}" for c in rej) or "none")
+    )
+    console.print(
+        f"LLM calls {r.llm.get('calls', 0)} (+{r.llm.get('cache_hits', 0)} from cache) · "
+        f"time {r.timings.get('total_s', 0):.1f} s · card: {r.options.out / CARD_MD}"
+    )
+
+
+def _validate(out: Path) -> None:
+    from paraudit.cli.validate import print_problems
+
+    problems = validate_dataset(out)
+    print_problems(problems)  # warnings (e.g. branch balance) are shown, never fatal
+    errors = errors_of(problems)
+    if errors:
+        raise fail(f"the built dataset has {len(errors)} problem(s)")
+    console.print("[green]✓[/] dataset validates")
+
+
 @user_errors
 def build(
-    source: str = typer.Argument(..., help="What to build: 'starter' (the offline starter set)."),
+    what: str = typer.Argument(
+        ..., help="starter (offline set) | single-turn | positional | conversations"
+    ),
     out: Path = typer.Option(..., "--out", help="Dataset folder to write."),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="At most N items per task."),
+    source: Path | None = typer.Option(None, "--source", help="Source JSONL/CSV/saved HF set."),
+    preset: str | None = typer.Option(None, "--preset", help="emocf | od3 (default by builder)."),
+    mapping: str | None = typer.Option(
+        None, "--map", help="Column names: FIELD=COLUMN,... (turns.FIELD=… inside turns)."
+    ),
+    llm: str | None = typer.Option(
+        None, "--llm", help="Generator: openai:MODEL[@URL][?opts] or gemini:MODEL."
+    ),
+    tts: str = typer.Option("piper", "--tts", help="TTS backend (piper[:VOICE.onnx], …)."),
+    n: int | None = typer.Option(None, "--n", min=1, help="Pairs to compose (default: all)."),
+    seed: int = typer.Option(0, "--seed", help="Seed for sampling, coins and voices."),
+    limit: int | None = typer.Option(
+        None, "--limit", min=1, help="At most N source records tried (starter: items per task)."
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print calls, characters, cost."),
+    force: bool = typer.Option(False, "--force", help="Replace a non-empty --out folder."),
+    audio: str = typer.Option("tts", "--audio", help="tts | source (single-turn recordings)."),
+    audio_root: Path | None = typer.Option(
+        None, "--audio-root", help="Folder the source's file names are relative to."
+    ),
+    pairs: str | None = typer.Option(
+        None, "--pairs", help="Keep only these source pairs, e.g. anger/sadness,surprise/neutral."
+    ),
+    response_tone: str = typer.Option(
+        "neutral", "--response-tone", help="Tone of both single-turn responses."
+    ),
+    concurrency: int = typer.Option(4, "--concurrency", min=1, help="LLM calls in flight."),
+    balance: bool = typer.Option(True, "--balance/--no-balance", help="LLM-rated lexical balance."),
+    dnsmos: bool = typer.Option(True, "--dnsmos/--no-dnsmos", help="DNSMOS of response clips."),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="Render workers (scorer: threads; direction: processes)."
+    ),
+    qc: str = typer.Option(
+        "scorer", "--qc", help="scorer (Audio Scorer render-and-retry) | direction (Piper only)."
+    ),
+    ser: str | None = typer.Option(
+        None, "--ser", help="SER model for the scorer: emotion2vec[:MODEL] | hf:PATH."
+    ),
+    max_accepted: int = typer.Option(3, "--max-accepted", min=1, help="Scorer: stop after N."),
+    max_tries: int = typer.Option(10, "--max-tries", min=1, help="Scorer: give up after N."),
+    min_dnsmos: float | None = typer.Option(
+        None, "--min-dnsmos", help="Scorer: reject renderings with DNSMOS OVRL below this."
+    ),
     voice: Path | None = typer.Option(
-        None, "--voice", help="A Piper .onnx voice (default: bundled joe-medium)."
+        None, "--voice", help="starter: a Piper .onnx voice (default: bundled joe-medium)."
     ),
     cache: Path | None = typer.Option(
-        None, "--cache", help="Render cache folder (default ~/.cache/paraudit)."
+        None, "--cache", help="Cache folder for renders and LLM replies (~/.cache/paraudit)."
     ),
 ) -> None:
-    """Build an audit dataset from text sources with the offline renderer."""
-    if source not in SOURCES:
-        raise fail(f"unknown source '{source}' (available: {', '.join(SOURCES)})")
-    run_build(out, limit, voice, cache)
-    problems = validate_dataset(out)
-    if problems:
-        for p in problems:
-            console.print(f"[red]✗[/] {escape(str(p))}", highlight=False)
-        raise fail(f"the built dataset has {len(problems)} problem(s)")
-    console.print("[green]✓[/] dataset validates")
+    """Build an audit dataset (resumable: rerun the same command after a crash)."""
+    if what not in WHAT:
+        raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
+    check_output(out, force)
+    if what == "starter":
+        run_build(out, limit, voice, cache)
+        _validate(out)
+        return
+    if source is None:
+        raise fail(f"build {what} needs --source FILE")
+    if audio not in ("tts", "source"):
+        raise fail("--audio must be tts or source")
+    o = BuildOptions(
+        kind=what,
+        source=source,
+        out=out,
+        preset=preset,
+        mapping=ColumnMap.parse(mapping),
+        n=n,
+        limit=limit,
+        seed=seed,
+        audio=audio,
+        audio_root=audio_root,
+        response_tone=response_tone,
+        pairs=tuple(p.strip() for p in (pairs or "").split(",") if p.strip()),
+        concurrency=concurrency,
+        rate_balance=balance,
+        dnsmos=dnsmos,
+    )
+    if llm is None:
+        raise fail("--llm SPEC is required (e.g. openai:gpt-4o or gemini:gemini-2.5-flash)")
+    if dry_run:
+        from paraudit.compose.llm import LLMSpec
+
+        LLMSpec.parse(llm)
+        _dry_run(o, llm, tts, qc, max_accepted)
+        return
+    if max_tries < max_accepted:
+        raise fail("--max-tries must be at least --max-accepted")
+    voicing = {
+        "qc": qc,
+        "ser": ser,
+        "max_accepted": max_accepted,
+        "max_tries": max_tries,
+        "min_dnsmos_ovrl": min_dnsmos,
+    }
+    run_builder(o, llm, tts, cache, workers, voicing)
+    _validate(out)
+
+
+def run_builder(
+    o: BuildOptions,
+    llm_spec: str,
+    tts_spec: str,
+    cache: Path | None,
+    workers: int | None,
+    voicing: dict[str, Any] | None = None,
+) -> BuildResult:
+    from paraudit.builders.pipeline import build as run
+    from paraudit.builders.voicing import make_voicer
+    from paraudit.compose.llm import CompletionCache, ComposerLLM, LLMSpec
+    from paraudit.render.renderer import default_cache_dir
+
+    spec = LLMSpec.parse(llm_spec)
+    cache_dir = cache or default_cache_dir()
+    voicer = make_voicer(tts_spec, cache_dir, workers, **(voicing or {}))
+    store = CompletionCache(cache_dir / "compose.sqlite")
+    llm = ComposerLLM(spec, store)
+    card: dict[str, Any] = {}
+
+    def written(r: BuildResult) -> None:
+        card.update(write_card(o.out, r))
+
+    try:
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as bar:
+            result = run(o, llm, voicer, _Bars(bar), written)
+    finally:
+        store.close()
+    _summary(result, card)
+    return result

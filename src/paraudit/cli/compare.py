@@ -23,11 +23,20 @@ def compare(
     out: Path | None = typer.Option(None, "--out", help="Also write the comparison as JSON."),
     replicates: int = typer.Option(10_000, min=100, help="Bootstrap replicates."),
     seed: int = typer.Option(0, help="Bootstrap seed."),
+    renderings: bool = typer.Option(
+        False,
+        "--renderings",
+        help="Dataset-level: the same items in two renderings (e.g. TTS vs source recordings);"
+        " Spearman rho of each judge's (P,O,J) state profile.",
+    ),
 ) -> None:
     """Per probe, at item level: paired bootstrap of the change and an exact McNemar test on
     per-item order-consistent outcomes; state shifts and state correlations."""
     if out is not None:
         check_out_file(out)
+    if renderings:
+        _renderings(run_a, run_b, out)
+        return
     dataset_a, dataset_b = run_dataset(run_a), run_dataset(run_b)
     if dataset_a and dataset_b and dataset_a != dataset_b:
         warn(
@@ -111,3 +120,41 @@ def run_dataset(run: Path) -> str | None:
     if name is None and path is None:
         return None
     return f"{name or '?'} at {path or '?'}"
+
+
+def fmt(v: float | None) -> str:
+    return "–" if v is None else f"{v:.3f}"
+
+
+def _renderings(run_a: Path, run_b: Path, out: Path | None) -> None:
+    from paraudit.stats.dataset_compare import compare_renderings
+
+    result = compare_renderings(load_runs([run_a]), load_runs([run_b]))
+    if not result["shared_items"]:
+        raise fail("the runs share no item: compare runs on two renderings of the same items")
+    if not result["judges"]:
+        raise fail("no judge has (P,O,J) states in both runs (run probes J, P and O)")
+    table = Table(
+        title=f"state profiles, same {result['shared_items']} items in two renderings "
+        f"(A has {result['items_a']}, B has {result['items_b']})"
+    )
+    for col in ("judge", "instances A", "instances B", "Spearman ρ", "Pearson r", "slope", "TV"):
+        table.add_column(col)
+    for j in result["judges"]:
+        table.add_row(
+            j["judge"],
+            str(j["instances_a"]),
+            str(j["instances_b"]),
+            fmt(j["spearman"]),
+            fmt(j["pearson"]),
+            fmt(j["slope"]),
+            fmt(j["tv_distance"]),
+        )
+    console.print(table)
+    p = result["pooled"]
+    console.print(
+        f"pooled over judges: Spearman {fmt(p.get('spearman'))}, Pearson {fmt(p.get('pearson'))}"
+        f" ({p['points']} points)"
+    )
+    if out:
+        out.write_text(json.dumps(result, indent=2) + "\n")

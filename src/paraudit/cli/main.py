@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "build": (
         "paraudit.cli.build",
         "build",
-        "Build an audit dataset from text sources with the offline renderer.",
+        "Build an audit dataset (resumable: rerun the same command after a crash).",
     ),
     "validate": ("paraudit.cli.validate", "validate", "Check every invariant of an audit dataset."),
     "export-hf": (

@@ -1,0 +1,1 @@
+"""Dataset builders: sources → LLM composition → voicing + QC → dataset folder + card."""

@@ -1,0 +1,356 @@
+"""Text-only LLM calls for composition: OpenAI-compatible chat completions or Gemini, cached.
+
+Specs read like judge specs: `openai:MODEL[@BASE_URL][?temperature=0.7&max_tokens=4096]` (a
+local vLLM server works: `openai:Qwen/Qwen2.5-7B-Instruct@http://127.0.0.1:8000/v1`) or
+`gemini:MODEL[@BASE_URL]`. Every finished completion is stored in a SQLite cache keyed by the
+sha256 of (model, output-changing parameters, messages), so a crashed build resumes without
+paying twice; failed calls are retried with back-off and never cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from paraudit.errors import MissingExtraError, ParauditError
+from paraudit.judges.registry import parse_spec
+
+Message = dict[str, str]
+"""{"role": "user" | "assistant", "content": text}"""
+
+LLM_BACKENDS = ("openai", "gemini")
+# Options that change how a call is made but not what comes back: kept out of the cache key.
+HARNESS = {"timeout", "key_env", "retries"}
+DEFAULT_MAX_TOKENS = 4096
+FAMILIES = (
+    ("gpt", "openai"),
+    ("o1", "openai"),
+    ("o3", "openai"),
+    ("o4", "openai"),
+    ("gemini", "google"),
+    ("gemma", "google"),
+    ("claude", "anthropic"),
+    ("qwen", "qwen"),
+    ("llama", "meta"),
+    ("mistral", "mistral"),
+    ("deepseek", "deepseek"),
+)
+
+
+class TransientLLMError(Exception):
+    """Worth retrying: rate limit, server error, connection trouble."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def model_family(model: str, backend: str) -> str:
+    """The generator family, for the paper's generator-bias check (§5.3)."""
+    name = model.lower().rsplit("/", 1)[-1]
+    for prefix, family in FAMILIES:
+        if name.startswith(prefix):
+            return family
+    return "google" if backend == "gemini" else "unknown"
+
+
+@dataclass(frozen=True)
+class LLMSpec:
+    backend: str
+    model: str
+    base_url: str | None
+    options: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, spec: str) -> LLMSpec:
+        s = parse_spec(spec)
+        if s.backend not in LLM_BACKENDS:
+            raise ParauditError(
+                f"unknown LLM backend '{s.backend}' in '{spec}' (known: {', '.join(LLM_BACKENDS)})"
+            )
+        return cls(s.backend, s.model, s.base_url, s.options)
+
+    @property
+    def family(self) -> str:
+        return model_family(self.model, self.backend)
+
+    def params(self) -> dict[str, Any]:
+        """Everything that changes the output (the cache key's parameters)."""
+        p: dict[str, Any] = {"max_tokens": DEFAULT_MAX_TOKENS}
+        for k, v in sorted(self.options.items()):
+            if k in HARNESS:
+                continue
+            try:
+                p[k] = int(v) if k in ("max_tokens", "seed") else float(v)
+            except ValueError:
+                raise ParauditError(f"LLM option {k}={v!r} is not a number") from None
+        return p
+
+    @property
+    def label(self) -> str:
+        opts = "".join(f"?{k}={v}" for k, v in sorted(self.options.items()) if k not in HARNESS)
+        return f"{self.backend}:{self.model}{opts}"
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "spec": self.label,
+            "backend": self.backend,
+            "model": self.model,
+            "family": self.family,
+            "base_url": self.base_url,
+            "params": self.params(),
+        }
+
+
+class ChatBackend(Protocol):
+    def complete(self, messages: list[Message], params: dict[str, Any]) -> str: ...
+
+
+def _key(names: tuple[str, ...], options: dict[str, str], backend: str) -> str:
+    names = (options["key_env"],) if "key_env" in options else names
+    for n in names:
+        if os.environ.get(n):
+            return os.environ[n]
+    raise ParauditError(f"the {backend} generator needs an API key: set {' or '.join(names)}")
+
+
+class OpenAIChat:
+    """Chat completions through the official SDK (its own retries off: we retry)."""
+
+    def __init__(self, spec: LLMSpec) -> None:
+        try:
+            import openai
+        except ImportError:
+            raise MissingExtraError("LLM backend 'openai'", "openai", "openai") from None
+        key = (
+            _key(("OPENAI_API_KEY",), spec.options, "openai")
+            if spec.base_url is None or "key_env" in spec.options
+            else os.environ.get("OPENAI_API_KEY") or "EMPTY"
+        )
+        self._o = openai
+        self.model = spec.model
+        self.client = openai.OpenAI(
+            api_key=key,
+            base_url=spec.base_url,
+            max_retries=0,
+            timeout=float(spec.options.get("timeout", 300)),
+        )
+
+    def complete(self, messages: list[Message], params: dict[str, Any]) -> str:
+        o = self._o
+        try:
+            resp = self.client.chat.completions.create(
+                model=self.model,
+                messages=messages,  # type: ignore[arg-type]
+                **params,
+            )
+        except o.RateLimitError as e:
+            raise TransientLLMError(
+                f"429 rate limited: {_first_line(e)}", _retry_after(e)
+            ) from None
+        except (o.AuthenticationError, o.PermissionDeniedError) as e:
+            raise ParauditError(f"openai: authentication failed ({_first_line(e)})") from None
+        except (o.BadRequestError, o.NotFoundError, o.UnprocessableEntityError) as e:
+            raise ParauditError(f"openai: request rejected ({_first_line(e)})") from None
+        except o.APIStatusError as e:
+            raise TransientLLMError(f"HTTP {e.status_code}", _retry_after(e)) from None
+        except (o.APIConnectionError, o.APITimeoutError) as e:
+            raise TransientLLMError(f"connection: {_first_line(e)}") from None
+        if not resp.choices:
+            raise TransientLLMError("empty response (no choices)")
+        return resp.choices[0].message.content or ""
+
+
+class GeminiChat:
+    """generateContent through google-genai; the conversation goes as user/model contents."""
+
+    def __init__(self, spec: LLMSpec) -> None:
+        try:
+            from google import genai
+            from google.genai import errors, types
+        except ImportError:
+            raise MissingExtraError("LLM backend 'gemini'", "gemini", "google-genai") from None
+        key = _key(("GEMINI_API_KEY", "GOOGLE_API_KEY"), spec.options, "gemini")
+        http = types.HttpOptions(
+            base_url=spec.base_url, timeout=int(float(spec.options.get("timeout", 300)) * 1000)
+        )
+        self._types, self._errors = types, errors
+        self.model = spec.model
+        self.client = genai.Client(api_key=key, http_options=http)
+
+    def complete(self, messages: list[Message], params: dict[str, Any]) -> str:
+        t = self._types
+        contents = [
+            t.Content(
+                role="model" if m["role"] == "assistant" else "user",
+                parts=[t.Part(text=m["content"])],
+            )
+            for m in messages
+        ]
+        config = t.GenerateContentConfig(
+            temperature=params.get("temperature"),
+            top_p=params.get("top_p"),
+            seed=params.get("seed"),
+            max_output_tokens=params.get("max_tokens"),
+        )
+        try:
+            resp = self.client.models.generate_content(
+                model=self.model, contents=contents, config=config
+            )
+        except self._errors.ClientError as e:
+            if e.code == 429:
+                raise TransientLLMError(f"429 rate limited: {_first_line(e)}") from None
+            raise ParauditError(f"gemini: request rejected ({_first_line(e)})") from None
+        except self._errors.APIError as e:
+            raise TransientLLMError(f"gemini: {_first_line(e)}") from None
+        except Exception as e:  # httpx connection errors
+            raise TransientLLMError(f"connection: {_first_line(e)}") from None
+        return resp.text or ""
+
+
+def _first_line(e: BaseException) -> str:
+    return str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+
+
+def _retry_after(e: Any) -> float | None:
+    try:
+        v = e.response.headers.get("retry-after")
+        return float(v) if v is not None else None
+    except (AttributeError, ValueError):
+        return None
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS completions (
+  key TEXT PRIMARY KEY,
+  model TEXT NOT NULL,
+  messages TEXT NOT NULL,
+  reply TEXT NOT NULL,
+  latency_s REAL,
+  finished_at REAL
+);
+"""
+
+
+class CompletionCache:
+    """Finished completions by key (WAL mode: a crash keeps every committed reply)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT reply FROM completions WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def put(
+        self, key: str, model: str, messages: list[Message], reply: str, latency: float
+    ) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?,?)",
+                (key, model, json.dumps(messages), reply, latency, time.time()),
+            )
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def cache_key(spec: LLMSpec, messages: list[Message]) -> str:
+    blob = json.dumps(
+        {"model": f"{spec.backend}:{spec.model}", "params": spec.params(), "messages": messages},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+@dataclass
+class LLMStats:
+    calls: int = 0
+    cache_hits: int = 0
+    retries: int = 0
+    chars_in: int = 0
+    chars_out: int = 0
+    seconds: float = 0.0
+
+
+class ComposerLLM:
+    """A cached, retrying text generator shared by the builders (thread-safe)."""
+
+    def __init__(
+        self,
+        spec: LLMSpec,
+        cache: CompletionCache,
+        *,
+        backend: ChatBackend | None = None,
+        retries: int | None = None,
+        backoff_s: float = 1.0,
+    ) -> None:
+        self.spec = spec
+        self.cache = cache
+        self._backend = backend
+        self.retries = retries if retries is not None else int(spec.options.get("retries", 5))
+        self.backoff_s = backoff_s
+        self.stats = LLMStats()
+        self._lock = threading.Lock()
+
+    @property
+    def backend(self) -> ChatBackend:
+        # Built on first real call, so a fully cached resume needs no key and no network.
+        with self._lock:
+            if self._backend is None:
+                self._backend = (
+                    OpenAIChat(self.spec)
+                    if self.spec.backend == "openai"
+                    else GeminiChat(self.spec)
+                )
+            return self._backend
+
+    def chat(self, messages: list[Message]) -> str:
+        key = cache_key(self.spec, messages)
+        hit = self.cache.get(key)
+        if hit is not None:
+            with self._lock:
+                self.stats.cache_hits += 1
+            return hit
+        params = self.spec.params()
+        backend = self.backend
+        for attempt in range(1, self.retries + 1):
+            t0 = time.perf_counter()
+            try:
+                reply = backend.complete(messages, params)
+            except TransientLLMError as e:
+                if attempt == self.retries:
+                    raise ParauditError(
+                        f"{self.spec.label}: gave up after {attempt} tries ({e}); "
+                        "rerun to resume (finished calls are cached)"
+                    ) from None
+                with self._lock:
+                    self.stats.retries += 1
+                time.sleep(e.retry_after or self.backoff_s * 2 ** (attempt - 1))
+                continue
+            latency = time.perf_counter() - t0
+            self.cache.put(key, self.spec.label, messages, reply, latency)
+            with self._lock:
+                self.stats.calls += 1
+                self.stats.chars_in += sum(len(m["content"]) for m in messages)
+                self.stats.chars_out += len(reply)
+                self.stats.seconds += latency
+            return reply
+        raise AssertionError("unreachable")
+
+    def ask(self, prompt: str) -> str:
+        return self.chat([{"role": "user", "content": prompt}])

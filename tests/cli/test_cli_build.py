@@ -1,0 +1,113 @@
+"""`paraudit build` user paths that need no rendering: refusals, dry runs, clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.builders.conftest import cli
+from tests.builders.fakes import write_emocf, write_od3
+from tests.judges.loopback import free_port
+
+
+@pytest.fixture
+def src(tmp_path: Path) -> tuple[Path, Path]:
+    return write_emocf(tmp_path / "e.jsonl"), write_od3(tmp_path / "o.jsonl")
+
+
+def test_output_is_checked_before_any_work(tmp_path: Path, src: tuple[Path, Path]) -> None:
+    a_file = tmp_path / "f"
+    a_file.write_text("x")
+    base = ("build", "single-turn", "--source", str(src[0]), "--llm", "openai:gpt-4o")
+    code, out = cli(*base, "--out", str(a_file))
+    assert code == 1 and "is a file" in out
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "keep.txt").write_text("mine")
+    code, out = cli(*base, "--out", str(full))
+    assert code == 1 and "--force" in out
+    code, out = cli(*base, "--out", str(full), "--force")
+    assert code == 1 and "not an earlier output (no dataset.json)" in out
+    assert (full / "keep.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("build", "positionl"), "unknown source 'positionl'"),
+        (("build", "positional"), "needs --source"),
+        (("build", "positional", "--source", "{o}"), "--llm SPEC is required"),
+        (("build", "positional", "--source", "{o}", "--llm", "hf:x"), "unknown LLM backend"),
+        (
+            ("build", "positional", "--source", "{o}", "--llm", "openai:m", "--preset", "emocf"),
+            "emocf preset holds single sentences",
+        ),
+        (
+            ("build", "single-turn", "--source", "{e}", "--llm", "openai:m", "--preset", "od3"),
+            "use --preset emocf",
+        ),
+        (
+            ("build", "positional", "--source", "{o}", "--llm", "openai:m", "--audio", "source"),
+            "only single-turn",
+        ),
+        (
+            ("build", "positional", "--source", "{o}", "--llm", "openai:m", "--tts", "espeak"),
+            "unknown TTS backend 'espeak'",
+        ),
+        (
+            ("build", "single-turn", "--source", "{e}", "--llm", "openai:m", "--map", "sentence"),
+            "FIELD=COLUMN",
+        ),
+        (
+            ("build", "single-turn", "--source", "{e}", "--llm", "openai:m", "--pairs", "joy/fear"),
+            "no source pair matches",
+        ),
+    ],
+)
+def test_clear_one_line_errors(
+    tmp_path: Path, src: tuple[Path, Path], args: tuple[str, ...], words: str
+) -> None:
+    filled = [a.format(e=src[0], o=src[1]) for a in args]
+    code, out = cli(*filled, "--out", str(tmp_path / "ds"), "--n", "2")
+    assert code == 1 and words in out, out
+    assert not (tmp_path / "ds").exists()
+
+
+def test_dry_run_counts_calls_characters_audio_and_cost(
+    tmp_path: Path, src: tuple[Path, Path]
+) -> None:
+    code, out = cli(
+        "build",
+        "positional",
+        "--source",
+        str(src[1]),
+        "--llm",
+        "openai:gpt-4o",
+        "--tts",
+        "piper",
+        "--out",
+        str(tmp_path / "ds"),
+        "--n",
+        "10",
+        "--dry-run",
+    )
+    assert code == 0, out
+    for words in ("records to try", "LLM calls", "characters sent", "audio seconds", "$"):
+        assert words in out
+    assert "│ 20 " in out.replace("┃", "│") or " 20 " in out  # 10 pairs at 50 % → 20 tries
+    assert not (tmp_path / "ds").exists()
+    # A local server costs nothing and is never called by a dry run.
+    local = f"openai:m@http://127.0.0.1:{free_port()}/v1"
+    code, out = cli(
+        "build",
+        "conversations",
+        "--source",
+        str(src[1]),
+        "--llm",
+        local,
+        "--out",
+        str(tmp_path / "ds"),
+        "--dry-run",
+    )
+    assert code == 0 and "no API charge" in out and "$0.00" in out
