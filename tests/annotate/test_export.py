@@ -69,7 +69,12 @@ def test_run_folder_feeds_the_report(finished: tuple[Path, Path], tmp_path: Path
     assert spec["source"] == "annotate" and spec["judges"] == ["human"]
     report = write_report([tmp_path / "human"], tmp_path / "report", replicates=200)
     summary = json.loads((tmp_path / "report" / "summary.json").read_text())
-    overall = summary["pointwise_j_overall"]["human"]
+    (overall,) = [
+        a
+        for a in summary["accuracy"]
+        if a["judge"] == "human"
+        and (a["probe"], a["protocol"], a["cue"]) == ("J", "pointwise", "all")
+    ]
     assert overall["n"] == 30 and overall["accuracy"] == pytest.approx(
         sum(r["correct"] for r in rows) / 30
     )

@@ -28,4 +28,10 @@ def test_demo_adds_a_simulated_human_row(tiny_dataset: Path, tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     summary = json.loads((out / "report" / "summary.json").read_text())
     assert DEMO_LABEL in summary["judges"] and "builtin:first" in summary["judges"]
-    assert summary["pointwise_j_overall"][DEMO_LABEL]["n"] == 6
+    human = [
+        a
+        for a in summary["accuracy"]
+        if a["judge"] == DEMO_LABEL
+        and (a["probe"], a["protocol"], a["cue"]) == ("J", "pointwise", "all")
+    ]
+    assert sum(a["n"] for a in human) == 6  # over both tasks of the tiny set

@@ -92,7 +92,8 @@ class AnnotationStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
-        self._lock = threading.Lock()
+        # Re-entrant: submit() holds it across its reads and its insert (one answer, no race).
+        self._lock = threading.RLock()
 
     # ------------------------------------------------------------------ opening
 
@@ -350,32 +351,32 @@ class AnnotationStore:
     ) -> tuple[Answer, bool]:
         """Store an answer once. Returns (answer, created); a retry with the same request id
         returns the stored answer with created=False. Raises AnswerRefused otherwise."""
-        existing = self.answer(annotator, seq)
-        if existing is not None:
-            if existing.request_id == request_id:
-                return existing, False
-            raise AnswerRefused("this question is already answered", existing)
-        if self.next_seq(annotator) != seq:
-            raise AnswerRefused("this is not the current question; reload the page")
-        clips = self.clips(annotator, seq)
-        missing = len(clips) - len(self.heard(clips, min_listen))
-        if missing:
-            raise AnswerRefused(f"listen to every clip to the end first ({missing} left)")
-        ans = Answer(annotator, seq, choice, confidence, comment, request_id, time.time())
-        with self._lock:
-            # The primary key makes a concurrent duplicate a no-op; whoever lost reads the winner.
+        with self._lock:  # check, then insert, as one step for every thread
+            existing = self.answer(annotator, seq)
+            if existing is not None:
+                if existing.request_id == request_id:
+                    return existing, False
+                raise AnswerRefused("this question is already answered", existing)
+            if self.next_seq(annotator) != seq:
+                raise AnswerRefused("this is not the current question; reload the page")
+            clips = self.clips(annotator, seq)
+            missing = len(clips) - len(self.heard(clips, min_listen))
+            if missing:
+                raise AnswerRefused(f"listen to every clip to the end first ({missing} left)")
+            ans = Answer(annotator, seq, choice, confidence, comment, request_id, time.time())
+            # The primary key also guards against another process writing the same store.
             cur = self._db.execute(
                 "INSERT OR IGNORE INTO answers VALUES (?,?,?,?,?,?,?)",
                 (annotator, seq, choice, confidence, comment, request_id, ans.answered_at),
             )
             created = cur.rowcount == 1
-        if not created:
-            stored = self.answer(annotator, seq)
-            assert stored is not None
-            if stored.request_id != request_id:
-                raise AnswerRefused("this question is already answered", stored)
-            return stored, False
-        return ans, True
+            if not created:
+                stored = self.answer(annotator, seq)
+                assert stored is not None
+                if stored.request_id != request_id:
+                    raise AnswerRefused("this question is already answered", stored)
+                return stored, False
+            return ans, True
 
     def answers(self) -> list[Answer]:
         return [Answer(*r) for r in self._all("SELECT * FROM answers ORDER BY annotator, seq")]
