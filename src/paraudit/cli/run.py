@@ -91,26 +91,33 @@ def print_summary(rows: list[dict[str, Any]]) -> None:
     cells = summary_table(rows)
     keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in cells), 1)}
     status = Counter((r["judge"], r["task"], r["probe"], r["protocol"], r["status"]) for r in rows)
+    items: dict[tuple[str, str, str, str], set[str]] = {}
+    for r in rows:
+        items.setdefault((r["judge"], r["task"], r["probe"], r["protocol"]), set()).add(
+            r["item_id"]
+        )
     table = Table(
-        title="accuracy (strict), 95 % Wilson interval",
+        title="accuracy (strict), per instance",
         box=box.SIMPLE_HEAD,
         padding=(0, 1),
         pad_edge=False,
     )
-    for col in ("", "task", "pr", "prot", "n", "acc", "95% CI", "unp", "ref", "err", "R1%"):
+    for col in ("", "task", "pr", "prot", "items", "n", "acc", "unp", "ref", "err", "R1%"):
         table.add_column(col, no_wrap=True, justify="left" if col in ("task", "prot") else "right")
     for c in cells:
         cell = (c["judge"], c["task"], c["probe"], c["protocol"])
         fp = c["first_pick_rate"]
         answered = c["n"] - status[(*cell, "error")] - status[(*cell, "refused")]
+        # T sends the same words for both branches: it has no right answer, only a preference.
+        acc = "–" if c["probe"] == "T" else f"{c['accuracy']:.0%}" if answered else "no answers"
         table.add_row(
             keys[c["judge"]],
             SHORT_TASKS.get(c["task"], c["task"][:10]),
             c["probe"],
             SHORT_PROTOCOLS.get(c["protocol"], c["protocol"][:5]),
+            str(len(items[cell])),
             str(c["n"]),
-            f"{c['accuracy']:.0%}" if answered else "none",
-            f"{c['ci_low']:.0%}–{c['ci_high']:.0%}" if answered else "no answers",
+            acc,
             str(status[(*cell, "unparsed")]),
             str(status[(*cell, "refused")]),
             str(status[(*cell, "error")]),
@@ -121,7 +128,8 @@ def print_summary(rows: list[dict[str, Any]]) -> None:
         console.print(f"{key} = {judge}", highlight=False, soft_wrap=True)
     console.print(
         "pr: probe · unp/ref/err: unparsed, refused, error rows (all count as wrong) · "
-        "R1%: share of first-option picks",
+        "R1%: share of first-option picks · item-level 95 % intervals, order-consistent "
+        "states and verdicts: paraudit report RUN_DIR",
         highlight=False,
     )
 
