@@ -3,7 +3,7 @@
 Run from the repository root: PYTHONPATH=src:. .venv/bin/python benchmarks/startup.py
 Prints
   - `paraudit --help` wall time (median of 5 fresh processes);
-  - a 224-call audit of the two-item test dataset (probes J,P,O, all cues, both protocols)
+  - a 280-call audit of the two-item test dataset (probes J,P,O, all cues, both protocols)
     by two `openai:` judges through a loopback OpenAI-compatible HTTP server that answers
     each request after 50 ms: wall time of the whole `paraudit run` process (start-up
     included) per call;
