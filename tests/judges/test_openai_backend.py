@@ -166,6 +166,8 @@ def test_unknown_model_and_unreachable_server(starter_small: Path, tmp_path: Pat
     port = free_port()
     with pytest.raises(ParauditError, match="cannot reach"):
         _run(starter_small, tmp_path / "b", f"openai:m@http://127.0.0.1:{port}/v1")
+    # A failed start-up check writes nothing: the corrected spec is a new run, not a refusal.
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
 def test_missing_key_for_the_hosted_api(monkeypatch: pytest.MonkeyPatch) -> None:

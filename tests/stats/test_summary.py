@@ -165,3 +165,24 @@ def test_excess_is_mass_minus_the_product_of_the_marginals() -> None:
     assert st["potemkin_baseline"]["rate"] == pytest.approx(1 - j)
     bottleneck = (1 - p) * o * (1 - j) + p * (1 - o) * (1 - j)
     assert st["expected"]["component bottleneck"]["rate"] == pytest.approx(bottleneck)
+
+
+def test_a_unit_with_a_failed_call_is_left_out_of_order_consistent_figures() -> None:
+    """An always-R1 judge whose "ba" presentations failed: judged on the surviving order alone
+    it would look 100 % right and reliable. The failed units are left out instead, and the
+    verdict says how many questions failed."""
+    rows = []
+    for i in range(6):
+        for b in (0, 1):
+            for o, _ in orders("pointwise"):
+                failed = o == "ba"
+                for probe in "POJ":
+                    gold = "R1" if (o == "ab") == (b == 0) else "R2"
+                    rows.append(row(item=f"i{i}", probe=probe, branch=b, order=o, gold=gold,
+                                    pred="R1", status="error" if failed else "ok"))  # fmt: skip
+    s = summarize(rows, replicates=B)
+    j = _acc(s, "J", "pointwise")
+    assert j["errors"] == 12 and j["consistent"]["units"] == 0
+    assert all(st["n"] == 0 for st in s["states"]) or not s["states"]
+    (v,) = s["verdicts"]
+    assert v["failed_calls"] == 36 and "36 of 72 questions ended in call errors" in v["text"]

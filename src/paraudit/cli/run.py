@@ -107,16 +107,18 @@ def print_summary(rows: list[dict[str, Any]]) -> None:
     for c in cells:
         cell = (c["judge"], c["task"], c["probe"], c["protocol"])
         fp = c["first_pick_rate"]
-        answered = c["n"] - status[(*cell, "error")] - status[(*cell, "refused")]
-        # T sends the same words for both branches: it has no right answer, only a preference.
-        acc = "–" if c["probe"] == "T" else f"{c['accuracy']:.0%}" if answered else "no answers"
+        # A failed call is no answer (left out, as in the report); unparsed and refused
+        # answers count as wrong. T sends the same words for both branches: no right answer.
+        answered = c["n"] - status[(*cell, "error")]
+        right = round(c["accuracy"] * c["n"])
+        acc = "–" if c["probe"] == "T" else f"{right / answered:.0%}" if answered else "no answers"
         table.add_row(
             keys[c["judge"]],
             SHORT_TASKS.get(c["task"], c["task"][:10]),
             c["probe"],
             SHORT_PROTOCOLS.get(c["protocol"], c["protocol"][:5]),
             str(len(items[cell])),
-            str(c["n"]),
+            str(answered),
             acc,
             str(status[(*cell, "unparsed")]),
             str(status[(*cell, "refused")]),
@@ -127,7 +129,8 @@ def print_summary(rows: list[dict[str, Any]]) -> None:
     for judge, key in keys.items():
         console.print(f"{key} = {judge}", highlight=False, soft_wrap=True)
     console.print(
-        "pr: probe · unp/ref/err: unparsed, refused, error rows (all count as wrong) · "
+        "pr: probe · unp/ref: unparsed, refused (count as wrong) · err: failed calls (no "
+        "answer, left out) · "
         "R1%: share of first-option picks · item-level 95 % intervals, order-consistent "
         "states and verdicts: paraudit report RUN_DIR",
         highlight=False,

@@ -141,6 +141,8 @@ class Runner:
         # Finished calls (ok or refused) of this and earlier runs, read once from the store.
         self._finished: dict[str, CallRecord] = {}
         self._inflight: dict[str, asyncio.Future[CallRecord]] = {}
+        self._checked: list[Judge] = []
+        """Judges whose start-up check already passed in this run."""
         self.notes: list[str] = []
         """Things the user should know that are not errors (dropped duplicates, skipped
         model listings), for the CLI to print."""
@@ -266,7 +268,8 @@ class Runner:
         self, ds: Dataset, judge: Judge, store: CallStore, first: list[Instance]
     ) -> list[dict[str, Any]]:
         check_capabilities(judge, first)
-        await self._preflight(judge)
+        if judge not in self._checked:  # judges --extend brings back from run.json
+            await self._preflight(judge)
         judge.calibrate(ds)
         # Per-judge limits in the spec (?rpm=…&tpm=…) override the run-wide --rpm.
         js = judge.judge_spec
@@ -296,6 +299,7 @@ class Runner:
     async def _preflight(self, judge: Judge) -> None:
         """The judge's own check, bounded by --timeout: a server that accepts the connection
         but never answers is named as such instead of holding the run."""
+        self._checked.append(judge)
         limit = self.cfg.retry.timeout_s
         try:
             async with asyncio.timeout(limit):
@@ -350,6 +354,10 @@ class Runner:
         out = self.cfg.out
         check_out(out)
         planned = self._plan(ds)  # a plan of nothing is refused before the folder is made
+        # Each judge's start-up check (key, model, server) before anything is written: a typo
+        # in a URL must not commit a new run folder to the broken spec.
+        for judge in loaded.values():
+            await self._preflight(judge)
         out.mkdir(parents=True, exist_ok=True)
         with RunLock(out):
             asked = run_spec(ds, self.cfg, specs)

@@ -46,12 +46,19 @@ def consistent_units(rows: list[Row], judge: str) -> dict[tuple[str, str], dict[
     tally: dict[tuple[str, str], dict[Unit, list[int]]] = defaultdict(
         lambda: defaultdict(lambda: [0, 0])
     )
+    failed: set[tuple[str, str, Unit]] = set()  # a failed call leaves its unit undecided
     for r in rows:
-        if r["judge"] == judge and r["probe"] != "T" and answered(r):
-            t = tally[(r["probe"], r["protocol"])][(r["task"], r["item_id"], r["cue"], r["branch"])]
+        if r["judge"] == judge and r["probe"] != "T":
+            unit = (r["task"], r["item_id"], r["cue"], r["branch"])
+            if not answered(r):
+                failed.add((r["probe"], r["protocol"], unit))
+                continue
+            t = tally[(r["probe"], r["protocol"])][unit]
             t[0] += 1
             t[1] += bool(r["correct"])
-    return {k: {u: n == c for u, (n, c) in v.items()} for k, v in tally.items()}
+    return {
+        k: {u: n == c for u, (n, c) in v.items() if (*k, u) not in failed} for k, v in tally.items()
+    }
 
 
 def item_test(

@@ -42,15 +42,20 @@ UnitKey = tuple[str, str, str, int, str]
 
 def consistent_outcomes(rows: Iterable[Row], probe: str) -> dict[UnitKey, bool]:
     """Per pointwise (judge, task, item, branch, cue) unit of `probe`: right in every order
-    that ran (failed calls are no answer; a unit whose every call failed is absent)."""
+    that ran. A unit with a failed call is absent: whether it is right in every order is
+    unknown, and judging it on the orders that answered would flatter a position habit."""
     tally: dict[UnitKey, list[int]] = defaultdict(lambda: [0, 0])
+    failed: set[UnitKey] = set()
     for r in rows:
         if r["probe"] == probe and r["protocol"] == "pointwise" and r["branch"] is not None:
+            key = (r["judge"], r["task"], r["item_id"], int(r["branch"]), r["cue"])
             if answered(r):
-                t = tally[(r["judge"], r["task"], r["item_id"], int(r["branch"]), r["cue"])]
+                t = tally[key]
                 t[0] += 1
                 t[1] += bool(r["correct"])
-    return {k: n == c for k, (n, c) in tally.items()}
+            else:
+                failed.add(key)
+    return {k: n == c for k, (n, c) in tally.items() if k not in failed}
 
 
 def unit_states(rows: list[Row]) -> list[dict[str, Any]]:

@@ -129,6 +129,10 @@ class _Group:
         self.turns: dict[str, bh.Tally] = defaultdict(bh.new_tally)
         self.j_point: list[Row] = []
         self.t_rows: list[Row] = []
+        # Units with a failed call: whether they are right "in every order" is unknown, so they
+        # are left out of order-consistent figures (and states) rather than judged on the
+        # orders that happened to answer.
+        incomplete: set[tuple[str, str, str, int | None, str]] = set()
         for r in self.rows:
             probe, proto, cue, item, status = (
                 r["probe"],
@@ -140,6 +144,7 @@ class _Group:
             c = cells[(probe, proto, cue)]
             if status == "error":
                 c.errors += 1
+                incomplete.add((probe, proto, cue, r["branch"], item))
                 continue
             right = bool(r["correct"])
             c.n[item] += 1
@@ -175,6 +180,8 @@ class _Group:
                     self.j_point.append(r)
                 elif probe == "T":
                     self.t_rows.append(r)
+        for key in incomplete:
+            units.pop(key, None)
         for (probe, proto, cue, _, item), (n, k) in units.items():
             c = cells[(probe, proto, cue)]
             c.cn[item] += 1
@@ -441,6 +448,7 @@ def _summarize(rows: list[Row], replicates: int, seed: int) -> dict[str, Any]:
         for p in rates["position_bias"]:
             p["direction"] = position_direction(p)
         state_all = next((s for s in states if s["cue"] == "all"), None)
+        failed = sum(1 for r in g.rows if r["status"] == "error")
         out["verdicts"].append(
             verdict(
                 judge,
@@ -451,6 +459,7 @@ def _summarize(rows: list[Row], replicates: int, seed: int) -> dict[str, Any]:
                 [p for p in rates["position_bias"] if p["direction"]],
                 rates["behaviour"]["audio_sensitivity"],
                 rates["transcript_control"].get("j_t_agreement"),
+                failed_calls=(failed, len(g.rows)),
             )
         )
         out["accuracy"] += accuracy

@@ -123,8 +123,11 @@ def verdict(
     position: list[Section],
     audio: Section | None,
     jt: Section | None,
+    failed_calls: tuple[int, int] = (0, 0),
 ) -> Section:
-    """The verdict record for one judge × task (see the module docstring for the rules)."""
+    """The verdict record for one judge × task (see the module docstring for the rules).
+    `failed_calls` = (calls that ended in errors, all questions): named in the text, since
+    every figure then rests on the answered calls only."""
     why = explanations(position, audio, jt)
     out: Section = {
         "judge": judge,
@@ -133,6 +136,7 @@ def verdict(
         "small_sample": items < SMALL_SAMPLE,
         "behaviours": why,
         "group": None,
+        "failed_calls": failed_calls[0],
         "j_accuracy": None if j is None else {k: j[k] for k in ("accuracy", "ci_low", "ci_high")},
     }
     if j is None or j["accuracy"] is None:
@@ -163,5 +167,11 @@ def verdict(
             text += " Also: " + "; ".join(why) + "."
     if out["small_sample"]:
         text += f" Small sample: {items} items (< {SMALL_SAMPLE}); intervals are wide."
+    if failed_calls[0]:
+        text += (
+            f" {failed_calls[0]} of {failed_calls[1]} questions ended in call errors: every "
+            "figure rests on the answered ones and units with a failed call are left out of "
+            "order-consistent figures; resume the run to ask them again."
+        )
     out["text"] = f"[{items} items] {text}"
     return out
