@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -56,3 +57,37 @@ def test_a_good_run_still_reports(tmp_path: Path) -> None:
     assert code == 0, out
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     assert summary["accuracy"]
+
+
+def test_report_never_writes_into_a_foreign_folder_and_warns_on_other_datasets(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    cli = CliRunner()
+    run = tmp_path / "run"
+    args = ["run", str(tiny_dataset), "--judge", "builtin:first", "--probes", "J", "--out"]
+    assert cli.invoke(app, [*args, str(run)]).exit_code == 0
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "summary.md").write_text("important")
+    r = cli.invoke(app, ["report", str(run), "--out", str(docs), "--replicates", "100"])
+    assert r.exit_code == 1 and "holds no earlier report" in r.output
+    assert (docs / "summary.md").read_text() == "important"
+    rep = tmp_path / "rep"
+    assert (
+        cli.invoke(app, ["report", str(run), "--out", str(rep), "--replicates", "100"]).exit_code
+        == 0
+    )
+    again = cli.invoke(app, ["report", str(run), "--out", str(rep), "--replicates", "100"])
+    assert again.exit_code == 0  # an earlier report is refreshed in place
+    other = tmp_path / "other-ds"
+    shutil.copytree(tiny_dataset, other)
+    (other / "dataset.json").write_text(
+        (other / "dataset.json").read_text().replace('"tiny"', '"tiny-2"')
+    )
+    assert cli.invoke(app, ["run", str(other), "--judge", "builtin:first", "--probes", "J",
+                            "--out", str(tmp_path / "run2")]).exit_code == 0  # fmt: skip
+    both = cli.invoke(
+        app, ["report", str(run), str(tmp_path / "run2"), "--out", str(tmp_path / "r2"),
+              "--replicates", "100"],
+    )  # fmt: skip
+    assert both.exit_code == 0 and "audited different datasets" in both.output

@@ -250,8 +250,10 @@ def _demo_report_file(t: Path) -> Path:
     return _file(t / "out", "report").parent
 
 
-def _compare_run(t: Path) -> Path:
+def _compare_run(t: Path, name: str = "tiny") -> Path:
     ds = _ds(t)
+    manifest = ds / "dataset.json"  # another dataset name: another fingerprint
+    manifest.write_text(manifest.read_text().replace('"tiny"', json.dumps(name)))
     code, out = _invoke("run", str(ds), "--judge", "builtin:first", "--out", str(t / "run"))
     assert code == 0, out
     return t / "run"
@@ -454,10 +456,14 @@ def test_mixed_formats_warn_and_pass_when_allowed(tmp_path: Path) -> None:
 
 def test_compare_of_runs_on_different_datasets_warns(tmp_path: Path) -> None:
     run_a = _compare_run(tmp_path / "a")
-    run_b = _compare_run(tmp_path / "b")
+    run_b = _compare_run(tmp_path / "b", "tiny-2")
     code, out = _invoke("compare", str(run_a), str(run_b), "--out", str(tmp_path / "c.json"))
     assert code == 0, out
     assert "warning: the runs audited different datasets" in out
+    # The same dataset copied elsewhere has the same fingerprint: no warning.
+    run_c = _compare_run(tmp_path / "c")
+    code, out = _invoke("compare", str(run_a), str(run_c))
+    assert code == 0 and "different datasets" not in out, out
     assert json.loads((tmp_path / "c.json").read_text())["probes"]
 
 

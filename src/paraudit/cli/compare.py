@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 import typer
 from rich.table import Table
@@ -13,6 +12,7 @@ from rich.table import Table
 from paraudit.cli.common import console, fail, user_errors, warn
 from paraudit.errors import ParauditError
 from paraudit.report.build import load_runs
+from paraudit.runfolder.spec import run_dataset
 from paraudit.stats.compare import compare_runs
 
 
@@ -98,28 +98,6 @@ def check_out_file(out: Path) -> None:
         raise ParauditError(f"--out {out}: folder {parent} does not exist; create it first")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ParauditError(f"--out {out}: {parent} is not writable; choose another folder")
-
-
-def run_dataset(run: Path) -> str | None:
-    """What identifies the dataset a run audited (fingerprint if recorded, else name and path);
-    None when run.json is missing or unreadable (loading the results reports that)."""
-    try:
-        spec: Any = json.loads((run / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(spec, dict):
-        return None
-    ds = spec.get("dataset")
-    name = spec.get("dataset_name")
-    for holder in (spec, ds if isinstance(ds, dict) else {}):
-        name = holder.get("name", name) if holder is not spec else name
-        for key in ("dataset_fingerprint", "fingerprint"):
-            if isinstance(holder.get(key), str):
-                return f"{name or 'dataset'} {str(holder[key])[:12]}"
-    path = ds if isinstance(ds, str) else None
-    if name is None and path is None:
-        return None
-    return f"{name or '?'} at {path or '?'}"
 
 
 def fmt(v: float | None) -> str:

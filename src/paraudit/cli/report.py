@@ -7,8 +7,9 @@ from pathlib import Path
 
 import typer
 
-from paraudit.cli.common import console, fail, user_errors
+from paraudit.cli.common import console, fail, user_errors, warn
 from paraudit.runfolder.labels import run_labels
+from paraudit.runfolder.spec import run_dataset
 
 
 @user_errors
@@ -30,6 +31,20 @@ def report(
     parent = next((p for p in [out, *out.parents] if p.exists()), None)
     if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
         raise fail(f"--out {out}: {parent} is not writable; pass a folder you can write")
+    if out.is_dir() and any(out.iterdir()) and not (out / "summary.json").is_file():
+        # An earlier report is refreshed in place; any other folder is never written into.
+        raise fail(
+            f"--out {out} is not empty and holds no earlier report (no summary.json); "
+            "choose a new or empty folder"
+        )
+    datasets = {run: run_dataset(run) for run in runs}
+    known = {d for d in datasets.values() if d}
+    if len(known) > 1:
+        warn(
+            "the runs audited different datasets ("
+            + "; ".join(f"{r}: {d}" for r, d in datasets.items() if d)
+            + "): their figures are shown side by side, but items are not the same"
+        )
     # Imported here: the statistics stack (scipy, matplotlib) loads only for the report.
     from paraudit.report.build import write_report
 

@@ -138,3 +138,27 @@ def write_run_json(run_dir: Path, record: dict[str, Any]) -> None:
     tmp = run_dir / f".{RUN_JSON}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, run_dir / RUN_JSON)
+
+
+def run_dataset(run: Path) -> str | None:
+    """What identifies the dataset a run audited (fingerprint if recorded, else name and path);
+    None when run.json is missing or unreadable (loading the results reports that)."""
+    try:
+        spec: Any = json.loads((run / RUN_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(spec, dict):
+        return None
+    ds = spec.get("dataset")
+    name = spec.get("dataset_name")
+    frozen: dict[str, Any] = spec["spec"] if isinstance(spec.get("spec"), dict) else {}
+    holders: list[dict[str, Any]] = [frozen, spec, ds if isinstance(ds, dict) else {}]
+    for holder in holders:
+        name = holder.get("dataset_name", holder.get("name", name)) if holder is not spec else name
+        for key in ("dataset_fingerprint", "fingerprint"):
+            if isinstance(holder.get(key), str):
+                return f"{name or 'dataset'} {str(holder[key])[:12]}"
+    path = ds if isinstance(ds, str) else None
+    if name is None and path is None:
+        return None
+    return f"{name or '?'} at {path or '?'}"
