@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from paraudit.errors import DatasetError
 from paraudit.items.clips import read_clip, resolve_clip
 from paraudit.items.records import SCHEMA_VERSION, AuditItem, DatasetManifest
+from paraudit.permissions import follow_umask
 
 MANIFEST = "dataset.json"
 ITEMS = "items.jsonl"
@@ -189,6 +190,7 @@ def _write_dataset(
         raise DatasetError(f"{root}: exists and is not a dataset folder; refusing to replace it")
     root.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{root.name}.tmp-", dir=root.parent))
+    follow_umask(tmp)
     try:
         (tmp / AUDIO_DIR).mkdir()
         items = list(items)

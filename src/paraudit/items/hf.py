@@ -28,6 +28,7 @@ from paraudit.items.dataset import (
 )
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
 from paraudit.items.validate import Problem, errors_of, validate_dataset, warnings_of
+from paraudit.permissions import follow_umask
 
 # save_to_disk always writes this file: its presence marks a folder as an earlier export.
 HF_STATE = "state.json"
@@ -129,6 +130,7 @@ def export_hf(
     info = ds.DatasetInfo(features=features, description=data.manifest.model_dump_json())
     out.absolute().parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.absolute().parent))
+    follow_umask(tmp)
     bars = ds.is_progress_bar_enabled()
     ds.disable_progress_bars()  # its bars would interleave with the CLI's one-line output
     try:

@@ -15,6 +15,7 @@ import numpy as np
 import soundfile as sf
 
 from paraudit.items.records import Speaker
+from paraudit.permissions import follow_umask
 from paraudit.qc.acoustics import ProsodyFeatures, measure
 from paraudit.qc.verify import ProsodyDelta, delta, direction_failures
 from paraudit.render.piper_voice import VoiceInfo, load_synth, resolve_voice
@@ -92,6 +93,7 @@ class Renderer:
             return Clip(path, key)
         samples = self._synthesize(text, speaker, profile)
         fd, tmp = tempfile.mkstemp(suffix=".wav", dir=self.cache_dir)
+        follow_umask(tmp)
         os.close(fd)
         try:
             sf.write(tmp, samples, self.voice.sample_rate, subtype="PCM_16")

@@ -37,6 +37,7 @@ import soundfile as sf
 
 from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
+from paraudit.permissions import follow_umask
 from paraudit.render.profiles import EmotionProfile
 
 OUTPUT_SUBTYPE = "PCM_16"
@@ -229,6 +230,7 @@ class TTSBackend(ABC):
             (".wav", wav_bytes(clip)),
         ):
             fd, tmp = tempfile.mkstemp(suffix=suffix, dir=self.cache_dir)
+            follow_umask(tmp)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.replace(tmp, self.cache_dir / f"{key}{suffix}")

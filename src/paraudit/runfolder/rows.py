@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from paraudit.errors import ParauditError
+from paraudit.permissions import follow_umask
 from paraudit.runfolder.names import RESULTS
 
 Status = Literal["ok", "unparsed", "refused", "error"]
@@ -104,6 +105,7 @@ def write_rows(run_dir: Path, rows: list[dict[str, Any]] | list[ResultRow]) -> P
     a reader sees the old file or the new one, never half of one."""
     path = run_dir / RESULTS
     fd, tmp = tempfile.mkstemp(prefix=f".{RESULTS}.", suffix=".tmp", dir=run_dir)
+    follow_umask(tmp)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             for r in rows:
