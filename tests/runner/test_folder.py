@@ -102,6 +102,11 @@ def test_extend_adds_a_judge_and_a_cue_and_records_history(
             PlanSpec(("J",), ("pointwise",), ("none",), "one"),
             extend=True,
         )
+    # Without --extend, a change --extend cannot make is not offered --extend as the way out.
+    with pytest.raises(ParauditError, match=r"orders: both → one\); pass a new --out[^,]*$"):
+        run(
+            tiny_dataset, out, ["builtin:first"], PlanSpec(("J",), ("pointwise",), ("none",), "one")
+        )
 
 
 def test_out_that_is_a_file_or_a_foreign_folder(tiny_dataset: Path, tmp_path: Path) -> None:

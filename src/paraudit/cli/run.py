@@ -77,7 +77,8 @@ def execute(cfg: RunConfig) -> list[dict[str, Any]]:
     console.print(
         f"{len(rows)} results ({counts['ok']} answered, {counts['unparsed']} unparsed, "
         f"{counts['refused']} refused, {counts['error']} errors); "
-        f"{runner.progress.calls_made} judge calls made, the rest from the run store "
+        f"{runner.progress.calls_made} judge calls made (the rest: answers already in the run "
+        "store, or identical prompts asked once) "
         f"→ {cfg.out / 'results.jsonl'}",
         highlight=False,
         soft_wrap=True,

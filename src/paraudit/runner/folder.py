@@ -77,11 +77,16 @@ def claim(out: Path, asked: RunSpec, judges: list[JudgeSpec], extend: bool) -> C
     if stored == asked:
         return Claim(asked, judges, None)
     if not extend:
-        raise ParauditError(
-            f"--out {out} holds a different run ({'; '.join(stored.differences(asked))}); "
-            "pass a new --out for a separate run, or --extend to add these "
+        diffs = stored.differences(asked)
+        # Offer --extend only when it can work: it adds judges/probes/protocols/cues, nothing else.
+        fixed = [d for d in diffs if d.split(":", 1)[0] not in EXTENDABLE]
+        way = (
+            "pass a new --out for a separate run"
+            if fixed
+            else "pass a new --out for a separate run, or --extend to add these "
             f"{'/'.join(EXTENDABLE)} to this one"
         )
+        raise ParauditError(f"--out {out} holds a different run ({'; '.join(diffs)}); {way}")
     grown = stored.extended_by(asked)
     by_label = {s.label: s for s in judges}
     for text in old.get("judges", []):
