@@ -485,3 +485,14 @@ def test_report_writes_no_matplotlib_noise(tmp_path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr
     assert r.stderr == "", r.stderr
+
+
+def test_compare_and_judges_fit_80_columns(tmp_path: Path) -> None:
+    run_a = _compare_run(tmp_path / "a")
+    run_b = _compare_run(tmp_path / "b")
+    for args in (["compare", str(run_a), str(run_b)], ["judges"]):
+        r = cli.invoke(app, args, env={"COLUMNS": "80"})
+        assert r.exit_code == 0, r.output
+        assert all(len(line.rstrip()) <= 80 for line in r.output.splitlines()), r.output
+        assert "…" not in r.output.replace("gpt-audio, …", ""), r.output
+    assert "pip install 'paraudit[openai]'" in r.output  # whole, copyable

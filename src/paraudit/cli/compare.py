@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import typer
+from rich import box
 from rich.table import Table
 
 from paraudit.cli.common import console, fail, user_errors, warn
@@ -46,36 +47,48 @@ def compare(
     result = compare_runs(load_runs([run_a]), load_runs([run_b]), replicates=replicates, seed=seed)
     if not result["probes"]:
         raise fail("no judge to compare: the runs share no judge name and hold several judges")
+    # Judge pairs by key (legend below) and short columns: readable in 80 columns.
+    pairs = {p: f"C{n}" for n, p in enumerate(dict.fromkeys(
+        (m["judge_a"], m["judge_b"]) for m in result["probes"]), 1)}  # fmt: skip
     table = Table(
         title="per probe, item level: order-consistent accuracy, B − A with a paired item "
-        "bootstrap 95 % CI, exact McNemar test on items"
+        "bootstrap 95 % CI, exact McNemar test on items",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
     )
-    for col in ("judge A", "judge B", "probe", "items", "acc A", "acc B", "B − A (95% CI)",
-                "A better", "B better", "p"):  # fmt: skip
-        table.add_column(col)
+    for col in ("", "pr", "prot", "n", "A", "B", "B − A [95% CI]", "A+", "B+", "p"):
+        table.add_column(col, no_wrap=True, justify="left" if col == "prot" else "right")
+
+    def pct(x: float | None) -> str:
+        return "–" if x is None else f"{x:.1%}"
+
     for m in result["probes"]:
-
-        def pct(x: float | None) -> str:
-            return "–" if x is None else f"{x:.1%}"
-
         diff = (
             "–"
             if m["delta"] is None
-            else f"{m['delta']:+.1%} ({m['ci_low']:+.1%} to {m['ci_high']:+.1%})"
+            else f"{m['delta']:+.1%} [{m['ci_low'] * 100:+.1f}, {m['ci_high'] * 100:+.1f}]"
         )
         table.add_row(
-            m["judge_a"],
-            m["judge_b"],
-            f"{m['probe']} {m['protocol']}",
+            pairs[(m["judge_a"], m["judge_b"])],
+            m["probe"],
+            m["protocol"][:5],
             str(m["items"]),
             pct(m["accuracy_a"]),
             pct(m["accuracy_b"]),
             diff,
             str(m["a_better"]),
             str(m["b_better"]),
-            f"{m['p_value']:.3g}",
+            f"{m['p_value']:.2g}",
         )
     console.print(table)
+    for (ja, jb), key in pairs.items():
+        console.print(f"{key}: A = {ja} · B = {jb}", highlight=False, soft_wrap=True)
+    console.print(
+        "pr: probe · n: items · A, B: order-consistent accuracy · A+/B+: items right in A only "
+        "/ in B only",
+        highlight=False,
+    )
     for name, shift in result["state_shift"].items():
         moved = ", ".join(f"{s} {v:+.1%}" for s, v in shift.items() if abs(v) >= 0.005) or "none"
         console.print(f"state shifts {name}: {moved}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from rich.padding import Padding
 
 from paraudit.cli.common import console, user_errors
 from paraudit.cli.engine import open_engine, print_cluster
@@ -17,12 +17,14 @@ def judges(
     ray_address: str | None = typer.Option(None, help="Ray cluster: auto | ray://HOST:10001."),
 ) -> None:
     """List judge backends (and, with --engine ray, the cluster's resources)."""
-    table = Table()
-    for col in ("backend", "what", "installed", "needs", "API key"):
-        table.add_column(col)
+    # One block per backend rather than a table: install commands and spec forms must stay
+    # whole (copyable) in an 80-column terminal.
     for name, desc, ok, need, key in list_backends():
-        table.add_row(*(escape(x) for x in (name, desc, "yes" if ok else "no", need, key)))
-    console.print(table)
+        mark = "[green]installed[/]" if ok else "[yellow]not installed[/]"
+        console.print(f"[bold]{escape(name)}[/]  {mark}  API key: {escape(key)}", highlight=False)
+        console.print(Padding(escape(desc), (0, 0, 0, 2)), highlight=False)
+        if need:
+            console.print(f"  needs: {escape(need)}", highlight=False, soft_wrap=True)
     console.print("builtin models: " + ", ".join(f"builtin:{m}" for m in BUILTIN_MODELS))
     with open_engine(engine, ray_address) as cluster:
         if cluster is not None:
