@@ -174,6 +174,8 @@ def test_busy_port_and_bad_study_are_one_line_errors(tiny_dataset: Path, tmp_pat
              "--port", str(port)],
         )  # fmt: skip
     assert r.exit_code == 1 and "another --port" in r.output
+    # Refused before anything else: no links that would not work, no study created.
+    assert "/a/" not in r.output and not (tmp_path / "s.sqlite").exists()
     bad = runner.invoke(
         app,
         ["annotate", str(tiny_dataset), "--annotators", "2", "--per-annotator", "12",

@@ -54,9 +54,9 @@ def _server(store: Path, host: str, port: int) -> Any:
     return uvicorn.Server(config)
 
 
-def serve(store: Path, host: str, port: int) -> None:
-    """Serve in the foreground until Ctrl-C."""
-    # Probe the address first: uvicorn reports a busy port only as a log line and an exit.
+def check_address(host: str, port: int) -> None:
+    """Refuse a busy or unusable address with one line (uvicorn reports a busy port only as a
+    log line and an exit); called before any link is printed."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
@@ -66,6 +66,11 @@ def serve(store: Path, host: str, port: int) -> None:
             raise ParauditError(
                 f"cannot listen on {host}:{port} ({e.strerror}); pass another --port"
             ) from None
+
+
+def serve(store: Path, host: str, port: int) -> None:
+    """Serve in the foreground until Ctrl-C."""
+    check_address(host, port)
     _server(store, host, port).run()
 
 

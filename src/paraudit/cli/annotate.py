@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from paraudit.annotate.assignment import StudyConfig, parse_annotators
 from paraudit.annotate.export import answer_rows, export_csv, export_jsonl, judgments, write_run
-from paraudit.annotate.serve import is_loopback, serve
+from paraudit.annotate.serve import check_address, is_loopback, serve
 from paraudit.annotate.store import AnnotationStore
 from paraudit.cli.common import console, user_errors
 from paraudit.errors import ParauditError
@@ -73,6 +73,8 @@ def annotate(
     """Human validation: serve the listening test (native pointwise format) and print one secret
     link per annotator. Rerun the same command to resume after a stop."""
     cfg = _config(annotators, per_annotator, overlap, repeats, catch, tasks, seed, min_listen)
+    if not no_serve:
+        check_address(host, port)  # a busy port: one line, before any link is printed
     existed = store.exists()
     st = AnnotationStore.open_or_create(store, dataset, cfg)
     try:
