@@ -221,14 +221,19 @@ def build(
     )
     if llm is None:
         raise fail("--llm SPEC is required (e.g. openai:gpt-4o or gemini:gemini-2.5-flash)")
-    if dry_run:
-        from paraudit.compose.llm import LLMSpec
+    # What the real build would refuse at once, a dry run refuses too.
+    from paraudit.compose.llm import LLMSpec
+    from paraudit.render.tts import parse_tts_spec
 
-        LLMSpec.parse(llm)
-        _dry_run(o, llm, tts, qc, max_accepted)
-        return
+    LLMSpec.parse(llm)
+    parse_tts_spec(tts)
+    if audio == "source" and audio_root is not None and not audio_root.is_dir():
+        raise fail(f"--audio-root {audio_root} is not a folder")
     if max_tries < max_accepted:
         raise fail("--max-tries must be at least --max-accepted")
+    if dry_run:
+        _dry_run(o, llm, tts, qc, max_accepted)
+        return
     voicing = {
         "qc": qc,
         "ser": ser,
