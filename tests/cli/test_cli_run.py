@@ -126,9 +126,15 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
     verdicts = {(v["judge"], v["task"]): v for v in summary["verdicts"]}
     # No judge at chance gets a component verdict; the judges without skill are at chance.
     assert all(v["group"] is None for v in verdicts.values() if v["kind"] == "at chance")
-    for judge in ("builtin:random", "builtin:first", "builtin:transcript"):
+    for judge in ("builtin:first", "builtin:transcript"):
         for task in ("single-turn-emotions", "positional-emotion"):
             assert verdicts[(judge, task)]["kind"] == "at chance", verdicts[(judge, task)]["text"]
+    for task in ("single-turn-emotions", "positional-emotion"):
+        # A guessing judge's J interval misses 50 % in about 5 % of audits (that is what a 95 %
+        # interval means; which audits depends on the rendered bytes it hashes). Then it gets a
+        # state verdict, but never a claim that some group is over-represented.
+        v = verdicts[("builtin:random", task)]
+        assert v["kind"] == "at chance" or "No state group exceeds" in v["text"], v["text"]
     # The prosody judge hears the single-turn cue: a state verdict, not "at chance".
     prosody = verdicts[("builtin:prosody", "single-turn-emotions")]
     assert prosody["kind"] == "state" and prosody["j_accuracy"]["ci_low"] > 0.5, prosody["text"]

@@ -38,10 +38,13 @@ def test_a_probe_counts_only_when_right_in_every_order() -> None:
     assert [s["state"] for s in unit_states(rows)] == ["011"]
 
 
-def test_failed_calls_are_no_answer_and_one_order_suffices() -> None:
+def test_a_unit_with_a_failed_call_has_no_state() -> None:
+    """Whether the unit is right in every order is unknown when one order failed: judging it on
+    the order that answered would let a position habit pass as skill."""
     rows = _unit("a", 0, (1, 1, 1))
-    rows[1] = row(item="a", branch=0, probe="P", order="ba", status="error")
     assert [s["state"] for s in unit_states(rows)] == ["111"]
+    rows[1] = row(item="a", branch=0, probe="P", order="ba", status="error")
+    assert unit_states(rows) == []
     only_errors = [r for r in _unit("b", 0, (1, 1, 1)) if r["probe"] != "P"] + [
         row(item="b", branch=0, probe="P", order=o, status="error") for o in ("ab", "ba")
     ]
