@@ -31,15 +31,20 @@ from paraudit.sources.tables import ColumnMap
 WHAT = ("starter", *KINDS)
 
 
-def run_build(out: Path, limit: int | None, voice: Path | None, cache: Path | None) -> BuildReport:
-    with Progress(
-        TextColumn("[bold]rendering[/] {task.description}"),
+def _bar(description: str) -> Progress:
+    """The build commands' progress bar: description, bar, done/total, time left."""
+    return Progress(
+        TextColumn(description),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         console=console,
         transient=True,
-    ) as bar:
+    )
+
+
+def run_build(out: Path, limit: int | None, voice: Path | None, cache: Path | None) -> BuildReport:
+    with _bar("[bold]rendering[/] {task.description}") as bar:
         task = bar.add_task("starter clips", total=None)
         report = build_starter(
             out,
@@ -269,14 +274,7 @@ def run_builder(
         card.update(write_card(o.out, r))
 
     try:
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-        ) as bar:
+        with _bar("[bold]{task.description}") as bar:
             result = run(o, llm, voicer, _Bars(bar), written)
     finally:
         store.close()
