@@ -40,7 +40,7 @@ def test_version0_file_is_migrated_and_keeps_its_calls(tmp_path: Path) -> None:
     path = tmp_path / "calls.sqlite"
     _version0_file(path)
     store = CallStore(path)
-    assert store.version == VERSION == 2
+    assert store.version == VERSION == 3
     finished = store.finished()
     assert set(finished) == {"k1"}  # error calls are retried, not reused
     assert finished["k1"].raw == '{"pred": "R1"}' and finished["k1"].audio_sent == ["abc"]
@@ -77,3 +77,36 @@ def test_corrupt_file_is_one_clear_error(tmp_path: Path) -> None:
     path.write_bytes(b"this is not a database at all" * 100)
     with pytest.raises(ParauditError, match="not a readable call store.*move it aside"):
         CallStore(path)
+
+
+def test_finished_among_looks_up_batches_and_skips_errors(tmp_path: Path) -> None:
+    from paraudit.runfolder.calls import LOOKUP_BATCH
+
+    store = CallStore(tmp_path / "calls.sqlite")
+    try:
+        n = LOOKUP_BATCH * 2 + 7
+        for i in range(n):
+            store.put(_rec(f"k{i}", "error" if i % 10 == 0 else "ok"))
+        keys = [f"k{i}" for i in range(n)] + ["missing"]
+        found = store.finished_among(keys)
+        assert set(found) == {f"k{i}" for i in range(n) if i % 10}
+        assert found["k1"].raw == "r-k1"
+    finally:
+        store.close()
+
+
+def test_completion_round_trip(tmp_path: Path) -> None:
+    from paraudit.runfolder.calls import Completion
+
+    store = CallStore(tmp_path / "calls.sqlite")
+    try:
+        assert store.completion("x") is None
+        done = Completion("x", 10, 0, 1234, "ab" * 32, {"table": [{"n": 1}]}, 5.0)
+        store.complete(done)
+        assert store.completion("x") == done
+    finally:
+        store.close()
+
+
+def _rec(key: str, status: str) -> CallRecord:
+    return CallRecord(key, "builtin:random", status, f"r-{key}", "", 0.1, 1, {}, [])

@@ -91,3 +91,30 @@ def test_result_row_is_frozen() -> None:
     r = ResultRow.model_validate(row())
     with pytest.raises(ValidationError):
         r.status = "error"  # type: ignore[misc]
+
+
+def test_row_writer_commits_atomically_and_hashes_what_it_wrote(tmp_path: Path) -> None:
+    from paraudit.runfolder.rows import RowWriter, file_sha256
+
+    write_rows(tmp_path, [row()])
+    old = (tmp_path / RESULTS).read_bytes()
+    with pytest.raises(RuntimeError), RowWriter(tmp_path) as out:
+        out.write(row(item_id="i2"))
+        raise RuntimeError("crash mid-run")
+    # The crash left the old file and no temporary file behind.
+    assert (tmp_path / RESULTS).read_bytes() == old
+    assert [p.name for p in tmp_path.iterdir()] == [RESULTS]
+    with RowWriter(tmp_path) as out:
+        for i in range(3):
+            out.write(row(item_id=f"i{i}"))
+        assert (tmp_path / RESULTS).read_bytes() == old  # nothing visible before commit
+    assert out.rows == 3 and out.size == (tmp_path / RESULTS).stat().st_size
+    assert out.sha256 == file_sha256(tmp_path / RESULTS)
+
+
+def test_row_writer_refuses_a_row_outside_the_contract(tmp_path: Path) -> None:
+    from paraudit.runfolder.rows import RowWriter
+
+    with pytest.raises(ValidationError), RowWriter(tmp_path) as out:
+        out.write(row(status="maybe"))
+    assert list(tmp_path.iterdir()) == []

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from paraudit.errors import ParauditError
+from paraudit.runfolder import CALLS_VERSION
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig, Runner
 
@@ -170,7 +171,7 @@ def test_a_token_budget_smaller_than_one_call_fails_at_once(
 def test_each_call_stores_the_prompt_it_sent(tiny_dataset: Path, tmp_path: Path) -> None:
     run(tiny_dataset, tmp_path / "r", ["builtin:random"])
     db = sqlite3.connect(tmp_path / "r" / "calls.sqlite")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == CALLS_VERSION
     prompts = [json.loads(p) for (p,) in db.execute("SELECT prompt FROM calls")]
     assert prompts and all(p for p in prompts)
     kinds = {next(iter(part)) for p in prompts for part in p}

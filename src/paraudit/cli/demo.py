@@ -68,8 +68,8 @@ def demo(
     else:
         run_build(dataset, None, None, cache)
     plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
-    rows = execute(RunConfig(dataset, DEMO_JUDGES, out / "run", plan, concurrency=16))
-    print_summary(rows)
+    outcome = execute(RunConfig(dataset, DEMO_JUDGES, out / "run", plan, concurrency=16))
+    print_summary(outcome.table)
     runs = [out / "run"]
     if annotators:  # a simulated "human" row through the real listening-test app
         from paraudit.annotate.simulate import demo_humans

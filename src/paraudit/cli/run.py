@@ -20,8 +20,7 @@ from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import Progress as RunProgress
-from paraudit.runner.run import RunConfig, Runner, dry_run
-from paraudit.stats.accuracy import summary_table
+from paraudit.runner.run import RunConfig, Runner, RunOutcome, dry_run
 
 SHORT_TASKS = {
     "single-turn-emotions": "single",
@@ -49,7 +48,7 @@ def _with_key_env(spec: str, env: str | None) -> str:
     return f"{spec}{'&' if '?' in spec else '?'}key_env={env}"
 
 
-def execute(cfg: RunConfig) -> list[dict[str, Any]]:
+def execute(cfg: RunConfig) -> RunOutcome:
     with Progress(
         TextColumn("[bold]auditing[/]"),
         BarColumn(),
@@ -70,33 +69,27 @@ def execute(cfg: RunConfig) -> list[dict[str, Any]]:
             )
 
         runner = Runner(cfg, update)
-        rows = asyncio.run(runner.run())
+        outcome = asyncio.run(runner.execute())
     for note in runner.notes:
         err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
-    counts = Counter(str(r["status"]) for r in rows)
+    counts = outcome.statuses
     console.print(
-        f"{len(rows)} results ({counts['ok']} answered, {counts['unparsed']} unparsed, "
+        f"{outcome.rows} results ({counts['ok']} answered, {counts['unparsed']} unparsed, "
         f"{counts['refused']} refused, {counts['error']} errors); "
-        f"{runner.progress.calls_made} judge calls made (the rest: answers already in the run "
+        f"{outcome.calls_made} judge calls made (the rest: answers already in the run "
         "store, or identical prompts asked once) "
         f"→ {cfg.out / 'results.jsonl'}",
         highlight=False,
         soft_wrap=True,
     )
-    return rows
+    return outcome
 
 
-def print_summary(rows: list[dict[str, Any]]) -> None:
+def print_summary(cells: list[dict[str, Any]]) -> None:
     """A compact table that fits 80 columns: judges by key (legend below), short task and
-    protocol names, counts of unparsed/refused/error rows. The report has the full tables."""
-    cells = summary_table(rows)
+    protocol names, counts of unparsed/refused/error rows. The report has the full tables.
+    `cells` is stats.accuracy.CellTally's table (summary_table of the rows)."""
     keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in cells), 1)}
-    status = Counter((r["judge"], r["task"], r["probe"], r["protocol"], r["status"]) for r in rows)
-    items: dict[tuple[str, str, str, str], set[str]] = {}
-    for r in rows:
-        items.setdefault((r["judge"], r["task"], r["probe"], r["protocol"]), set()).add(
-            r["item_id"]
-        )
     table = Table(
         title="accuracy (strict), per instance",
         box=box.SIMPLE_HEAD,
@@ -106,24 +99,23 @@ def print_summary(rows: list[dict[str, Any]]) -> None:
     for col in ("", "task", "pr", "prot", "items", "n", "acc", "unp", "ref", "err", "R1%"):
         table.add_column(col, no_wrap=True, justify="left" if col in ("task", "prot") else "right")
     for c in cells:
-        cell = (c["judge"], c["task"], c["probe"], c["protocol"])
         fp = c["first_pick_rate"]
         # A failed call is no answer (left out, as in the report); unparsed and refused
         # answers count as wrong. T sends the same words for both branches: no right answer.
-        answered = c["n"] - status[(*cell, "error")]
-        right = round(c["accuracy"] * c["n"])
+        answered = c["n"] - c["errors"]
+        right = c["correct"]
         acc = "–" if c["probe"] == "T" else f"{right / answered:.0%}" if answered else "no answers"
         table.add_row(
             keys[c["judge"]],
             SHORT_TASKS.get(c["task"], c["task"][:10]),
             c["probe"],
             SHORT_PROTOCOLS.get(c["protocol"], c["protocol"][:5]),
-            str(len(items[cell])),
+            str(c["items"]),
             str(answered),
             acc,
-            str(status[(*cell, "unparsed")]),
-            str(status[(*cell, "refused")]),
-            str(status[(*cell, "error")]),
+            str(c["unparsed"]),
+            str(c["refused"]),
+            str(c["errors"]),
             "–" if fp is None else f"{fp:.0%}",
         )
     console.print(table)
@@ -226,9 +218,9 @@ def run(
                 print_cluster(cluster)
                 print_estimates(cluster, cfg)
             return
-        rows = execute(cfg)
-    print_summary(rows)
-    errors = [r for r in rows if r["status"] == "error"]
+        outcome = execute(cfg)
+    print_summary(outcome.table)
+    errors = outcome.statuses["error"]
     if errors:
         extra = [
             f"--{name}={value}"
@@ -244,7 +236,7 @@ def run(
             if value != default
         ]
         raise fail(
-            f"{len(errors)} of {len(rows)} questions ended in call errors (last: "
-            f"{errors[-1]['reason']}); fix the cause, then resume (only those are asked "
+            f"{errors} of {outcome.rows} questions ended in call errors (last: "
+            f"{outcome.last_error}); fix the cause, then resume (only those are asked "
             f"again): {resume_command(dataset, judge, out, extra)}"
         )

@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -61,6 +62,10 @@ class Dataset:
     items: tuple[AuditItem, ...]
     _resolved: dict[str, Path] = field(default_factory=dict, compare=False, repr=False)
     """Clips already checked, so planning thousands of prompts resolves each clip once."""
+    _by_id: dict[str, AuditItem] = field(default_factory=dict, compare=False, repr=False)
+    clip_parts: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Prompt parts already built per clip (protocols/instances.py): a plan of a million
+    questions shares one object per clip instead of building (and holding) one per prompt."""
 
     def audio_path(self, rel: str) -> Path:
         """The real path of a clip, refused (DatasetError) unless it is a regular file inside the
@@ -76,10 +81,9 @@ class Dataset:
         return read_clip(self.root, rel)
 
     def item(self, item_id: str) -> AuditItem:
-        for it in self.items:
-            if it.id == item_id:
-                return it
-        raise KeyError(item_id)
+        if not self._by_id:  # indexed on first use: a runner asks once per perception answer
+            self._by_id.update((it.id, it) for it in self.items)
+        return self._by_id[item_id]
 
 
 def read_manifest(root: Path) -> DatasetManifest:

@@ -18,6 +18,14 @@ class Capabilities:
     max_audio_parts: int | None = None
     max_audio_seconds: float | None = None
 
+    def restricts(self) -> bool:
+        """Whether some question could be beyond this judge (then the plan is checked first)."""
+        return (
+            not self.audio_in
+            or self.max_audio_parts is not None
+            or (self.max_audio_seconds is not None)
+        )
+
 
 @dataclass(frozen=True)
 class Reply:

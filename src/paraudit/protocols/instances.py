@@ -120,7 +120,10 @@ class _Layout:
         self.parts.append(TextPart(text))
 
     def clip(self, ds: Dataset, rel: str, role: ClipRole) -> None:
-        self.parts.append(AudioPart(ds.audio_path(rel), Path(rel).stem))
+        part = ds.clip_parts.get(rel)
+        if part is None:
+            part = ds.clip_parts[rel] = AudioPart(ds.audio_path(rel), Path(rel).stem)
+        self.parts.append(part)
         self.clips.append(role)
 
     def context_audio(self, ds: Dataset, item: AuditItem, branch: int, conv: str) -> None:

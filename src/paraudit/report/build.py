@@ -11,26 +11,21 @@ from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import tables as T
 from paraudit.runfolder.labels import run_labels
-from paraudit.stats.accuracy import read_results
-from paraudit.stats.summary import SECTIONS, summarize
+from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
+from paraudit.stats.summary import SECTIONS, summarize_groups
+
+
+def load_groups(run_dirs: list[Path], labels: list[str] | None = None) -> RowGroups:
+    """Rows of every run, compact and grouped by judge × task; a judge that appears in several
+    runs is told apart by its run's unique label (run_labels: given, or the shortest
+    distinguishing path)."""
+    names = run_labels(run_dirs, labels)
+    return merge_runs((name, read_groups(d)) for name, d in zip(names, run_dirs, strict=True))
 
 
 def load_runs(run_dirs: list[Path], labels: list[str] | None = None) -> list[dict[str, Any]]:
-    """Rows of every run; a judge that appears in several runs is told apart by its run's
-    unique label (run_labels: given, or the shortest distinguishing path)."""
-    names = run_labels(run_dirs, labels)
-    per_run = [(name, read_results(d)) for name, d in zip(names, run_dirs, strict=True)]
-    seen: dict[str, int] = {}
-    for _, rows in per_run:
-        for j in {r["judge"] for r in rows}:
-            seen[j] = seen.get(j, 0) + 1
-    out: list[dict[str, Any]] = []
-    for d, rows in per_run:
-        for r in rows:
-            if seen[r["judge"]] > 1:
-                r = {**r, "judge": f"{r['judge']} [{d}]"}
-            out.append(r)
-    return out
+    """load_groups as a list of row dicts (the fields statistics read)."""
+    return list(load_groups(run_dirs, labels).rows())
 
 
 def write_report(
@@ -41,10 +36,12 @@ def write_report(
     seed: int = 0,
     labels: list[str] | None = None,
 ) -> Path:
-    rows = load_runs(run_dirs, labels)
-    if not rows:
+    groups = load_groups(run_dirs, labels)
+    if not groups.groups:
         raise ParauditError("the runs hold no results")
-    summary = summarize(rows, replicates=replicates, seed=seed)
+    summary = summarize_groups(
+        ((g.judge, g.task, g) for g in groups), replicates=replicates, seed=seed
+    )
     summary["runs"] = [str(d) for d in run_dirs]
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")

@@ -36,6 +36,19 @@ MIGRATIONS: tuple[str, ...] = (
     # 1 → 2: the prompt as sent (JSON list of {"text": …} / {"audio": sha256}), so an auditor
     # can read exactly what each judge was asked.
     "ALTER TABLE calls ADD COLUMN prompt TEXT;",
+    # 2 → 3: one row per finished audit (its identity, and results.jsonl's size and hash as
+    # written), so rerunning a finished audit checks the store instead of replaying the plan.
+    """
+    CREATE TABLE IF NOT EXISTS completions (
+      run_key TEXT PRIMARY KEY,
+      rows INTEGER NOT NULL,
+      errors INTEGER NOT NULL,
+      results_size INTEGER NOT NULL,
+      results_sha256 TEXT NOT NULL,
+      outcome TEXT NOT NULL,
+      finished_at REAL NOT NULL
+    );
+    """,
 )
 VERSION = len(MIGRATIONS)
 
@@ -60,6 +73,26 @@ class CallRecord:
     before schema version 2."""
     finished_at: float = 0.0
 
+
+@dataclass(frozen=True)
+class Completion:
+    """A finished audit as recorded in the store (see CallStore.complete)."""
+
+    run_key: str
+    """sha256 of everything that decides the audit's rows (RunStore spec, each judge's
+    identity and parameters, the paraudit version)."""
+    rows: int
+    errors: int
+    """Rows that ended in a call error (a rerun asks those again, so it is no finished audit)."""
+    results_size: int
+    results_sha256: str
+    outcome: dict[str, Any]
+    """What the run printed at its end (counts and the terminal table), to print it again."""
+    finished_at: float
+
+
+# A batch of keys looked up at once stays well below SQLite's limit on bound parameters.
+LOOKUP_BATCH = 500
 
 COLUMNS = (
     "key, judge, status, raw, reason, latency_s, attempts, usage, audio_sha, prompt, finished_at"
@@ -127,6 +160,50 @@ class CallStore:
     def finished(self) -> dict[str, CallRecord]:
         """Calls that will not be repeated (status ok or refused), by key."""
         return {r.key: r for r in self.records(finished_only=True)}
+
+    def finished_among(self, keys: list[str]) -> dict[str, CallRecord]:
+        """The finished calls (ok or refused) among `keys`, by key: a runner streaming its plan
+        asks for one batch at a time instead of holding every stored call."""
+        out: dict[str, CallRecord] = {}
+        for start in range(0, len(keys), LOOKUP_BATCH):
+            batch = keys[start : start + LOOKUP_BATCH]
+            marks = ",".join("?" * len(batch))
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT {COLUMNS} FROM calls WHERE status != 'error' AND key IN ({marks})",
+                    batch,
+                ).fetchall()
+            out.update((r[0], _record(r)) for r in rows)
+        return out
+
+    def completion(self, run_key: str) -> Completion | None:
+        """The record of a finished audit with this identity, if the store has one."""
+        with self._lock:
+            r = self._db.execute(
+                "SELECT run_key, rows, errors, results_size, results_sha256, outcome, "
+                "finished_at FROM completions WHERE run_key = ?",
+                (run_key,),
+            ).fetchone()
+        if r is None:
+            return None
+        return Completion(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6])
+
+    def complete(self, done: Completion) -> None:
+        """Record a finished audit (replacing an earlier record of the same identity)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO completions (run_key, rows, errors, results_size, "
+                "results_sha256, outcome, finished_at) VALUES (?,?,?,?,?,?,?)",
+                (
+                    done.run_key,
+                    done.rows,
+                    done.errors,
+                    done.results_size,
+                    done.results_sha256,
+                    json.dumps(done.outcome),
+                    done.finished_at,
+                ),
+            )
 
     def put(self, rec: CallRecord) -> None:
         with self._lock:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -69,10 +71,15 @@ class ResultRow(BaseModel):
 
 def read_rows(run_dir: Path) -> list[ResultRow]:
     """Every row of RUN_DIR/results.jsonl, validated; a bad row is named by its real line."""
+    return list(iter_rows(run_dir))
+
+
+def iter_rows(run_dir: Path) -> Iterator[ResultRow]:
+    """The rows of RUN_DIR/results.jsonl one at a time, validated (a bad row is named by its
+    real line): readers of a million-row run keep only what they need of each."""
     path = run_dir / RESULTS
     if not path.is_file():
         raise ParauditError(f"{run_dir}: no {RESULTS} (is this a finished 'paraudit run' folder?)")
-    rows = []
     fix = f"rerun 'paraudit run' with the same --out to rewrite {RESULTS} from calls.sqlite"
     try:
         with path.open(encoding="utf-8") as f:
@@ -80,16 +87,16 @@ def read_rows(run_dir: Path) -> list[ResultRow]:
                 if not line.strip():
                     continue
                 try:
-                    rows.append(ResultRow.model_validate_json(line))
+                    row = ResultRow.model_validate_json(line)
                 except ValidationError as e:
                     raise ParauditError(
                         f"{path} line {number}: not a result row ({_first_error(e)}); {fix}"
                     ) from None
+                yield row
     except UnicodeDecodeError as e:
         raise ParauditError(f"{path}: not UTF-8 text ({e.reason}); {fix}") from None
     except OSError as e:
         raise ParauditError(f"{path}: cannot read ({e.strerror})") from None
-    return rows
 
 
 def _first_error(e: ValidationError) -> str:
@@ -100,23 +107,70 @@ def _first_error(e: ValidationError) -> str:
     return f"{where}: {err['msg']}" if where else err["msg"]
 
 
-def write_rows(run_dir: Path, rows: list[dict[str, Any]] | list[ResultRow]) -> Path:
-    """Write results.jsonl atomically: a private temporary file in the folder, then rename, so
-    a reader sees the old file or the new one, never half of one."""
-    path = run_dir / RESULTS
-    fd, tmp = tempfile.mkstemp(prefix=f".{RESULTS}.", suffix=".tmp", dir=run_dir)
-    follow_umask(tmp)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for r in rows:
-                if isinstance(r, ResultRow):
-                    data = r.model_dump(mode="json")
-                else:
-                    ResultRow.model_validate(r)  # the writer keeps the contract, not the reader
-                    data = r
-                f.write(json.dumps(data, ensure_ascii=False) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+class RowWriter:
+    """results.jsonl written as rows finish: into a private temporary file in the folder,
+    renamed into place by `commit`, so a reader sees the old file or the new one, never half of
+    one, and the writer holds no row after writing it. Every row is checked against the
+    contract (the writer keeps it, not the reader)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.path = run_dir / RESULTS
+        fd, tmp = tempfile.mkstemp(prefix=f".{RESULTS}.", suffix=".tmp", dir=run_dir)
+        follow_umask(tmp)
+        self._tmp = Path(tmp)
+        self._file = os.fdopen(fd, "wb")
+        self._hash = hashlib.sha256()
+        self.rows = 0
+        self.size = 0
+
+    def write(self, row: dict[str, Any] | ResultRow) -> None:
+        if isinstance(row, ResultRow):
+            data = row.model_dump(mode="json")
+        else:
+            ResultRow.model_validate(row)
+            data = row
+        line = (json.dumps(data, ensure_ascii=False) + "\n").encode()
+        self._file.write(line)
+        self._hash.update(line)
+        self.rows += 1
+        self.size += len(line)
+
+    @property
+    def sha256(self) -> str:
+        """sha256 of the bytes written so far (the committed file's hash)."""
+        return self._hash.hexdigest()
+
+    def commit(self) -> Path:
+        self._file.close()
+        os.replace(self._tmp, self.path)
+        return self.path
+
+    def discard(self) -> None:
+        self._file.close()
+        self._tmp.unlink(missing_ok=True)
+
+    def __enter__(self) -> RowWriter:
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if kind is not None:
+            self.discard()
+        elif not self._file.closed:
+            self.commit()
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a file's bytes, read in blocks."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_rows(run_dir: Path, rows: Iterable[dict[str, Any]] | Iterable[ResultRow]) -> Path:
+    """Write results.jsonl atomically (see RowWriter)."""
+    with RowWriter(run_dir) as out:
+        for r in rows:
+            out.write(r)
+    return out.path

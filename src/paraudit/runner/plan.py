@@ -7,6 +7,7 @@ per question instead.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -67,9 +68,9 @@ def _branches(protocol: Protocol) -> list[int | None]:
     return [0, 1] if protocol == "pointwise" else [None]
 
 
-def plan_instances(ds: Dataset, spec: PlanSpec) -> list[Instance]:
-    """Every instance except Staging (which needs the judge's P answers first)."""
-    out: list[Instance] = []
+def iter_instances(ds: Dataset, spec: PlanSpec) -> Iterator[Instance]:
+    """Every instance except Staging (which needs the judge's P answers first), built one at a
+    time in plan order: a runner streams them, so memory does not grow with the plan."""
     for item in ds.items[: spec.limit]:
         for probe in spec.probes:
             if probe == "S" or not _asks(item, probe):
@@ -83,26 +84,39 @@ def plan_instances(ds: Dataset, spec: PlanSpec) -> list[Instance]:
                             item, protocol, spec.orders, spec.seed, key
                         ):
                             if probe == "J":
-                                out.append(j_instance(ds, item, protocol, cue, order, branch, ctx))
+                                yield j_instance(ds, item, protocol, cue, order, branch, ctx)
                             elif probe == "P":
                                 assert branch is not None
-                                out.append(p_instance(ds, item, cue, order, branch))
+                                yield p_instance(ds, item, cue, order, branch)
                             else:
-                                out.append(
-                                    text_instance(
-                                        item, probe, protocol, cue, order, branch, None, ctx
-                                    )
+                                yield text_instance(
+                                    item, probe, protocol, cue, order, branch, None, ctx
                                 )
-    return out
+
+
+def count_instances(ds: Dataset, spec: PlanSpec) -> int:
+    """len(plan_instances(ds, spec)) without holding the plan."""
+    return sum(1 for _ in iter_instances(ds, spec))
+
+
+def plan_instances(ds: Dataset, spec: PlanSpec) -> list[Instance]:
+    """Every instance except Staging, as a list (small plans, dry runs, estimates)."""
+    return list(iter_instances(ds, spec))
 
 
 def staging_instances(
     ds: Dataset, spec: PlanSpec, p_preds: dict[tuple[str, int, str], tuple[str, ...]]
 ) -> list[Instance]:
     """S instances from the judge's own P predictions, keyed (item, branch, cue) → labels."""
-    out: list[Instance] = []
+    return list(iter_staging(ds, spec, p_preds))
+
+
+def iter_staging(
+    ds: Dataset, spec: PlanSpec, p_preds: dict[tuple[str, int, str], tuple[str, ...]]
+) -> Iterator[Instance]:
+    """staging_instances, one at a time in plan order."""
     if "S" not in spec.probes:
-        return out
+        return
     for item in ds.items[: spec.limit]:
         if not _asks(item, "S"):
             continue
@@ -115,10 +129,7 @@ def staging_instances(
                 for branch in _branches(protocol):
                     key = f"S|{protocol}|{cue}|{branch}"
                     for ctx, order in presentations(item, protocol, spec.orders, spec.seed, key):
-                        out.append(
-                            text_instance(item, "S", protocol, cue, order, branch, given, ctx)
-                        )
-    return out
+                        yield text_instance(item, "S", protocol, cue, order, branch, given, ctx)
 
 
 def p_labels(
@@ -136,8 +147,11 @@ def p_labels(
 
 __all__ = [
     "PlanSpec",
+    "count_instances",
     "Skip",
     "is_multi_turn",
+    "iter_instances",
+    "iter_staging",
     "p_labels",
     "plan_instances",
     "plan_skips",

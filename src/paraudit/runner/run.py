@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
-
-import soundfile as sf
 
 from paraudit import __version__
 from paraudit.errors import ParauditError
@@ -19,36 +19,39 @@ from paraudit.judges.base import FatalJudgeError, Judge
 from paraudit.judges.prices import Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec
-from paraudit.protocols.instances import Instance
-from paraudit.protocols.parsing import Parsed, parse_answer
-from paraudit.protocols.parts import AudioPart
 from paraudit.runfolder import (
     CALLS,
-    CallRecord,
+    RESULTS,
     CallStore,
     RunLock,
     RunSpec,
     dataset_fingerprint,
     read_run_json,
-    write_rows,
     write_run_json,
 )
-from paraudit.runner.calls import (
-    CallOutcome,
-    RateLimiter,
-    RetryPolicy,
-    call_key,
-    call_with_retries,
-    prompt_record,
+from paraudit.runfolder.calls import Completion
+from paraudit.runfolder.rows import RowWriter, file_sha256
+from paraudit.runner.asking import Asker, Progress
+from paraudit.runner.calls import RateLimiter, RetryPolicy
+from paraudit.runner.checks import (
+    audio_seconds,
+    check_capabilities,
+    check_token_budget,
+    text_tokens,
 )
 from paraudit.runner.folder import check_out, claim, unique_judges
 from paraudit.runner.plan import (
     PlanSpec,
+    count_instances,
+    iter_instances,
+    iter_staging,
     p_labels,
     plan_instances,
     plan_skips,
-    staging_instances,
 )
+from paraudit.stats.accuracy import CellTally, read_results
+
+__all__ = ["Progress", "RunConfig", "RunOutcome", "Runner", "dry_run", "load_checked"]
 
 
 @dataclass
@@ -67,24 +70,6 @@ class RunConfig:
     """Builds a judge from its spec: in this process, or an engine's proxy (paraudit.engines)."""
 
 
-@dataclass
-class Progress:
-    total: int = 0
-    done: int = 0
-    unparsed: int = 0
-    errors: int = 0
-    refused: int = 0
-    calls_made: int = 0
-    first_call_at: float | None = None
-    """perf_counter() when the first judge call started (None: no call made)."""
-    last_call_at: float | None = None
-    """perf_counter() when the last judge call finished."""
-
-
-def parse_reply(inst: Instance, raw: str) -> Parsed:
-    return parse_answer(inst.question, raw)
-
-
 def load_checked(path: Path) -> Dataset:
     problems = dataset_errors(path)  # warnings (balance, mixed formats) never stop a run
     if problems:
@@ -95,42 +80,6 @@ def load_checked(path: Path) -> Dataset:
     return load_dataset(path)
 
 
-def audio_seconds(instances: list[Instance]) -> float:
-    seen: dict[str, float] = {}
-    total = 0.0
-    for inst in instances:
-        for p in inst.prompt:
-            if isinstance(p, AudioPart):
-                if p.sha256 not in seen:
-                    seen[p.sha256] = sf.info(str(p.path)).duration
-                total += seen[p.sha256]
-    return total
-
-
-def check_capabilities(judge: Judge, instances: list[Instance]) -> None:
-    """Refuse, before any call, questions a judge declares it cannot take (never truncate)."""
-    caps = judge.capabilities
-    for inst in instances:
-        clips = [p for p in inst.prompt if isinstance(p, AudioPart)]
-        if clips and not caps.audio_in:
-            raise ParauditError(
-                f"{judge.label} takes no audio, but probe {inst.probe} sends clips; "
-                "use --probes O,T for text-only judges"
-            )
-        if caps.max_audio_parts is not None and len(clips) > caps.max_audio_parts:
-            raise ParauditError(
-                f"{judge.label} takes at most {caps.max_audio_parts} audio parts, but "
-                f"{inst.instance_id} has {len(clips)}; limit --protocols or --probes"
-            )
-        if caps.max_audio_seconds is not None:
-            seconds = audio_seconds([inst])
-            if seconds > caps.max_audio_seconds:
-                raise ParauditError(
-                    f"{judge.label} takes at most {caps.max_audio_seconds:g} s of audio, but "
-                    f"{inst.instance_id} has {seconds:.1f} s; nothing is truncated silently"
-                )
-
-
 class Runner:
     def __init__(
         self, cfg: RunConfig, on_progress: Callable[[Progress], None] | None = None
@@ -138,9 +87,6 @@ class Runner:
         self.cfg = cfg
         self.on_progress = on_progress
         self.progress = Progress()
-        # Finished calls (ok or refused) of this and earlier runs, read once from the store.
-        self._finished: dict[str, CallRecord] = {}
-        self._inflight: dict[str, asyncio.Future[CallRecord]] = {}
         self._checked: list[Judge] = []
         """Judges whose start-up check already passed in this run."""
         self.notes: list[str] = []
@@ -149,125 +95,13 @@ class Runner:
         self.spec: RunSpec | None = None
         """The run's spec once run() has claimed the folder."""
 
-    async def _instance(
-        self,
-        judge: Judge,
-        inst: Instance,
-        store: CallStore,
-        limiter: RateLimiter,
-        sem: asyncio.Semaphore,
-    ) -> dict[str, Any]:
-        row: dict[str, Any] | None = None
-        for sample in range(self.cfg.parse_retries + 1):
-            key = call_key(judge, inst.prompt, sample)
-            stored = self._finished.get(key)
-            if stored is None:
-                stored = await self._call_once(judge, inst, key, sample, store, limiter, sem)
-            row = self._row(judge, inst, key, stored, sample)
-            if row["status"] != "unparsed":
-                break
-        assert row is not None
-        self.progress.done += 1
-        self.progress.unparsed += row["status"] == "unparsed"
-        self.progress.errors += row["status"] == "error"
-        self.progress.refused += row["status"] == "refused"
-        if self.on_progress:
-            self.on_progress(self.progress)
-        return row
-
-    async def _call_once(
-        self,
-        judge: Judge,
-        inst: Instance,
-        key: str,
-        sample: int,
-        store: CallStore,
-        limiter: RateLimiter,
-        sem: asyncio.Semaphore,
-    ) -> CallRecord:
-        """Make the call for `key`, or wait for the same call already in flight: identical
-        prompts (e.g. the transcript-only control for both branches) are paid for once."""
-        if key in self._inflight:
-            return await self._inflight[key]
-        future: asyncio.Future[CallRecord] = asyncio.get_running_loop().create_future()
-        self._inflight[key] = future
-        try:
-            async with sem:
-                if self.progress.first_call_at is None:
-                    self.progress.first_call_at = time.perf_counter()
-                tokens = estimated_tokens(inst) if limiter.tpm else 0.0
-                out: CallOutcome = await call_with_retries(
-                    judge, inst.prompt, sample, limiter, self.cfg.retry, tokens, inst.question
-                )
-            self.progress.calls_made += 1
-            self.progress.last_call_at = time.perf_counter()
-            audio = (
-                list(out.sent_audio_sha256)
-                if out.sent_audio_sha256 is not None
-                else [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
-            )
-            stored = CallRecord(
-                key=key,
-                judge=judge.label,
-                status=out.status,
-                raw=out.raw,
-                reason=out.reason,
-                latency_s=out.latency_s,
-                attempts=out.attempts,
-                usage=out.usage,
-                audio_sent=audio,
-                prompt=prompt_record(inst.prompt),
-                finished_at=time.time(),
-            )
-            store.put(stored)
-            if out.status != "error":
-                self._finished[key] = stored
-            future.set_result(stored)
-            return stored
-        except BaseException as e:
-            future.set_exception(e)
-            future.exception()  # mark retrieved: waiters re-raise it themselves
-            raise
-        finally:
-            del self._inflight[key]
-
-    def _row(
-        self, judge: Judge, inst: Instance, key: str, stored: CallRecord, sample: int
-    ) -> dict[str, Any]:
-        status, pred, reason = stored.status, None, stored.reason
-        if status == "ok":
-            parsed = parse_reply(inst, stored.raw or "")
-            pred, reason = parsed.pred, parsed.reason
-            status = "ok" if pred is not None else "unparsed"
-        return {
-            "judge": judge.label,
-            "task": inst.task,
-            "item_id": inst.item_id,
-            "branch": inst.branch,
-            "probe": inst.probe,
-            "protocol": inst.protocol,
-            "cue": inst.cue,
-            "order": inst.order,
-            "context_order": inst.context_order,
-            "pred": pred,
-            "gold": inst.gold,
-            "status": status,
-            "correct": bool(pred == inst.gold) if status == "ok" else False,
-            "raw": stored.raw,
-            "reason": reason,
-            "latency_s": stored.latency_s,
-            "attempts": stored.attempts,
-            "usage": stored.usage,
-            "audio_sent_sha256": stored.audio_sent,
-            "sample": sample,
-            "key": key,
-            "options": inst.options,
-        }
-
     async def _run_judge(
-        self, ds: Dataset, judge: Judge, store: CallStore, first: list[Instance]
-    ) -> list[dict[str, Any]]:
-        check_capabilities(judge, first)
+        self, ds: Dataset, judge: Judge, store: CallStore, out: RowWriter, tally: CellTally
+    ) -> str | None:
+        """Every question to one judge, rows written as they come; the last call error."""
+        plan = self.cfg.plan
+        if judge.capabilities.restricts():
+            check_capabilities(judge, iter_instances(ds, plan))
         if judge not in self._checked:  # judges --extend brings back from run.json
             await self._preflight(judge)
         judge.calibrate(ds)
@@ -275,26 +109,40 @@ class Runner:
         js = judge.judge_spec
         rpm = js.harness_float("rpm") or self.cfg.rpm
         tpm = js.harness_float("tpm")
-        check_token_budget(judge.label, tpm, first)
-        limiter = RateLimiter(rpm, tpm)
-        sem = asyncio.Semaphore(self.cfg.concurrency)
-        rows = await asyncio.gather(*(self._instance(judge, i, store, limiter, sem) for i in first))
+        check_token_budget(judge.label, tpm, iter_instances(ds, plan))
+        asker = Asker(
+            judge,
+            store,
+            RateLimiter(rpm, tpm),
+            concurrency=self.cfg.concurrency,
+            retry=self.cfg.retry,
+            parse_retries=self.cfg.parse_retries,
+            progress=self.progress,
+            on_progress=self.on_progress,
+        )
+        last_error: str | None = None
+        # The judge's perception answers, which Staging asks about: one per (item, branch,
+        # cue), from whichever order ran (the "ab" one when both did).
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
-        for inst, row in zip(first, rows, strict=True):
-            # P answers from whichever order ran (the "ab" one when both did).
+        async for inst, row in asker.rows(iter_instances(ds, plan)):
+            last_error = self._keep(row, out, tally) or last_error
             if inst.probe == "P" and row["status"] == "ok" and inst.branch is not None:
                 k = (inst.item_id, inst.branch, inst.cue)
                 if k not in preds or inst.order == "ab":
                     own = ds.item(inst.item_id).branches[inst.branch].emotions
                     preds[k] = p_labels(inst, row["pred"], own)
-        staged = staging_instances(ds, self.cfg.plan, preds)
-        check_token_budget(judge.label, tpm, staged)
-        self.progress.total += len(staged)
-        rows += await asyncio.gather(
-            *(self._instance(judge, i, store, limiter, sem) for i in staged)
-        )
+        check_token_budget(judge.label, tpm, iter_staging(ds, plan, preds))
+        self.progress.total += sum(1 for _ in iter_staging(ds, plan, preds))
+        async for _, row in asker.rows(iter_staging(ds, plan, preds)):
+            last_error = self._keep(row, out, tally) or last_error
         await release(judge)
-        return list(rows)
+        return last_error
+
+    @staticmethod
+    def _keep(row: dict[str, Any], out: RowWriter, tally: CellTally) -> str | None:
+        out.write(row)
+        tally.add(row)
+        return str(row["reason"]) if row["status"] == "error" else None
 
     async def _preflight(self, judge: Judge) -> None:
         """The judge's own check, bounded by --timeout: a server that accepts the connection
@@ -313,20 +161,21 @@ class Runner:
             ) from None
         self.notes += [f"{judge.label}: {n}" for n in getattr(judge, "notes", [])]
 
-    def _plan(self, ds: Dataset) -> list[Instance]:
+    def _plan_size(self, ds: Dataset) -> int:
+        """Questions per judge before Staging; a plan of nothing is refused."""
         plan = self.cfg.plan
         if "S" in plan.probes and "P" not in plan.probes:
             raise ParauditError(
                 "probe S (staging) asks about the judge's own P answers; add P (--probes P,S)"
             )
-        planned = plan_instances(ds, plan)
-        if not planned:
+        size = count_instances(ds, plan)
+        if not size:
             raise ParauditError(
                 f"the plan has no questions: probes {','.join(plan.probes)} × protocols "
                 f"{','.join(plan.protocols)} × cues {','.join(plan.cues)} match nothing in "
                 f"{ds.manifest.name} (T and O ask only some cues); widen --probes or --cues"
             )
-        return planned
+        return size
 
     def _record(self, ds: Dataset, spec: RunSpec, judges: list[Judge]) -> dict[str, Any]:
         """run.json: the RunSpec (identity) and what else an auditor wants to know."""
@@ -347,13 +196,21 @@ class Runner:
         }
 
     async def run(self) -> list[dict[str, Any]]:
+        """Run the audit and return its rows (read back from results.jsonl: for small runs and
+        tests; `execute` returns only counts, whatever the run's size)."""
+        await self.execute()
+        return read_results(self.cfg.out)
+
+    async def execute(self) -> RunOutcome:
+        """Run the audit; results.jsonl is written row by row and renamed into place at the end,
+        so memory does not grow with the number of rows."""
         specs, self.notes = unique_judges(self.cfg.judges)
         # Built once, before the dataset is read: a bad spec fails fast.
         loaded = {s.label: self.cfg.judge_loader(s) for s in specs}
         ds = load_checked(self.cfg.dataset)
         out = self.cfg.out
         check_out(out)
-        planned = self._plan(ds)  # a plan of nothing is refused before the folder is made
+        size = self._plan_size(ds)  # a plan of nothing is refused before the folder is made
         # Each judge's start-up check (key, model, server) before anything is written: a typo
         # in a URL must not commit a new run folder to the broken spec.
         for judge in loaded.values():
@@ -372,7 +229,7 @@ class Runner:
                     p.seed,
                     p.limit,
                 )
-                planned = self._plan(ds)
+                size = self._plan_size(ds)
             self.spec = got.spec
             judges = [loaded.get(s.label) or self.cfg.judge_loader(s) for s in got.judges]
             if got.history is not None:
@@ -381,17 +238,115 @@ class Runner:
                 if "started_at" in old and got.history[-1]["event"] == "extended":
                     record["started_at"] = old["started_at"]
                 write_run_json(out, {**record, "history": got.history})
-            self.progress.total = len(planned) * len(judges)
             store = CallStore(out / CALLS)
-            self._finished = store.finished()
             try:
-                rows: list[dict[str, Any]] = []
-                for judge in judges:
-                    rows += await self._run_judge(ds, judge, store, planned)
+                key = run_key(got.spec, self.cfg.plan, judges)
+                done = finished_audit(store, out, key)
+                if done is not None:
+                    return self._already_done(done, judges)
+                self.progress.total = size * len(judges)
+                tally, last_error = CellTally(), None
+                with RowWriter(out) as rows:
+                    for judge in judges:
+                        last_error = (
+                            await self._run_judge(ds, judge, store, rows, tally) or last_error
+                        )
+                    outcome = RunOutcome.of(tally.table(), last_error, self.progress.calls_made)
+                    rows.commit()
+                store.complete(
+                    Completion(
+                        key,
+                        rows.rows,
+                        outcome.statuses.get("error", 0),
+                        rows.size,
+                        rows.sha256,
+                        outcome.stored(),
+                        time.time(),
+                    )
+                )
             finally:
                 store.close()
-            write_rows(out, rows)
-        return rows
+        return outcome
+
+    def _already_done(self, done: Completion, judges: list[Judge]) -> RunOutcome:
+        self.progress.total = self.progress.done = done.rows
+        self.notes.append(
+            f"this audit is already complete in {self.cfg.out} ({done.rows} rows, "
+            f"{RESULTS} unchanged since); no question was asked again"
+        )
+        for judge in judges:
+            self._checked.append(judge)
+        return RunOutcome.from_stored(done.outcome, already_complete=True)
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What a run did, whatever its size: counts and the terminal table, no rows."""
+
+    table: list[dict[str, Any]]
+    """stats.accuracy.CellTally's table: one record per judge × task × probe × protocol."""
+    statuses: dict[str, int]
+    """Rows by status (ok, unparsed, refused, error)."""
+    last_error: str | None
+    """The reason of the last call error, if any."""
+    calls_made: int
+    """Judge calls this invocation made (the rest came from the store)."""
+    already_complete: bool = False
+    """The store recorded this very audit as finished, and results.jsonl is as written then."""
+
+    @property
+    def rows(self) -> int:
+        return sum(self.statuses.values())
+
+    @classmethod
+    def of(cls, table: list[dict[str, Any]], last_error: str | None, calls: int) -> RunOutcome:
+        statuses = {"ok": 0, "unparsed": 0, "refused": 0, "error": 0}
+        for c in table:
+            statuses["unparsed"] += c["unparsed"]
+            statuses["refused"] += c["refused"]
+            statuses["error"] += c["errors"]
+            statuses["ok"] += c["n"] - c["unparsed"] - c["refused"] - c["errors"]
+        return cls(table, statuses, last_error, calls)
+
+    def stored(self) -> dict[str, Any]:
+        return {"table": self.table, "last_error": self.last_error}
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any], *, already_complete: bool) -> RunOutcome:
+        made = cls.of(data["table"], data.get("last_error"), 0)
+        return cls(made.table, made.statuses, made.last_error, 0, already_complete)
+
+
+def run_key(spec: RunSpec, plan: PlanSpec, judges: list[Judge]) -> str:
+    """The identity of an audit's rows: its spec and plan, each judge's identity and
+    output-changing parameters, and the paraudit version (a new version may ask or parse
+    differently, so it replays the plan instead of trusting the old record)."""
+    blob = json.dumps(
+        {
+            "paraudit": __version__,
+            "spec": spec.as_dict(),
+            "plan": asdict(plan),
+            "judges": [[j.judge_spec.head, j.params()] for j in judges],
+        },
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def finished_audit(store: CallStore, out: Path, key: str) -> Completion | None:
+    """The store's record of this audit when rerunning it would change nothing: it finished
+    with no call error, and results.jsonl still holds exactly the bytes it wrote."""
+    done = store.completion(key)
+    if done is None or done.errors:
+        return None
+    path = out / RESULTS
+    try:
+        if path.stat().st_size != done.results_size:
+            return None
+    except OSError:
+        return None
+    return done if file_sha256(path) == done.results_sha256 else None
 
 
 def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:
@@ -409,41 +364,11 @@ def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:
     )
 
 
-def check_token_budget(label: str, tpm: float | None, instances: list[Instance]) -> None:
-    """Refuse up front a token budget that one call alone exceeds: it could never be spent."""
-    if not tpm or not instances:
-        return
-    biggest = max(instances, key=estimated_tokens)
-    need = estimated_tokens(biggest)
-    if need > tpm:
-        raise ParauditError(
-            f"{label}: tpm={tpm:g} is below what one call needs (about {need:.0f} estimated "
-            f"input tokens for {biggest.instance_id}); raise tpm to at least {need:.0f}"
-        )
-
-
 async def release(judge: Judge) -> None:
     """Free what a judge holds once its calls are done (an engine's workers), if it can."""
     aclose = getattr(judge, "aclose", None)
     if aclose is not None:
         await aclose()
-
-
-# Tokens per second of audio assumed for --tpm budgeting (Gemini's published rate, the higher
-# of the hosted providers'), so a budget is not overrun.
-AUDIO_TOKENS_PER_S = 32.0
-
-
-def estimated_tokens(inst: Instance) -> float:
-    """Input tokens of one call, estimated: text characters / 4 plus audio seconds × 32."""
-    return text_tokens([inst]) + audio_seconds([inst]) * AUDIO_TOKENS_PER_S
-
-
-def text_tokens(instances: list[Instance]) -> int:
-    """Rough text-token count (characters / 4) of the prompts' text parts."""
-    return (
-        sum(len(p.text) for i in instances for p in i.prompt if not isinstance(p, AudioPart)) // 4
-    )
 
 
 def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str, Any]:

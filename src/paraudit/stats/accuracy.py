@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
@@ -31,32 +32,65 @@ def read_results(run_dir: Path) -> list[dict[str, Any]]:
     return [r.model_dump(mode="json") for r in read_rows(run_dir)]
 
 
-def summary_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Strict accuracy (unparsed = wrong), interval, unparsed rate, R1-pick share per cell."""
-    cells: dict[tuple[str, str, str, str], list[dict[str, Any]]] = defaultdict(list)
+class CellTally:
+    """The terminal summary of a run, tallied row by row (nothing of a row is kept but its item
+    id): per judge × task × probe × protocol, answers, correct answers, statuses, first picks."""
+
+    def __init__(self) -> None:
+        self._cells: dict[tuple[str, str, str, str], list[int]] = {}
+        self._items: dict[tuple[str, str, str, str], set[str]] = defaultdict(set)
+
+    def add(self, r: Mapping[str, Any]) -> None:
+        cell = (r["judge"], r["task"], r["probe"], r["protocol"])
+        c = self._cells.get(cell)
+        if c is None:
+            c = self._cells[cell] = [0] * len(_TALLIES)
+        status = r["status"]
+        c[0] += 1
+        c[1] += bool(r["correct"])
+        c[2] += status == "unparsed"
+        c[3] += status == "refused"
+        c[4] += status == "error"
+        if status == "ok" and isinstance(r["pred"], str):
+            c[5] += 1
+            c[6] += r["pred"] in ("R1", "E1")
+        self._items[cell].add(r["item_id"])
+
+    def table(self) -> list[dict[str, Any]]:
+        """Strict accuracy (unparsed = wrong), Wilson interval, unparsed rate, R1-pick share,
+        status counts and items per cell, sorted by cell."""
+        out = []
+        for (judge, task, probe, protocol), c in sorted(self._cells.items()):
+            n, k, unparsed, refused, errors, choices, firsts = c
+            lo, hi = wilson_interval(k, n)
+            out.append(
+                {
+                    "judge": judge,
+                    "task": task,
+                    "probe": probe,
+                    "protocol": protocol,
+                    "n": n,
+                    "correct": k,
+                    "accuracy": k / n if n else 0.0,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "unparsed_rate": unparsed / n if n else 0.0,
+                    "unparsed": unparsed,
+                    "refused": refused,
+                    "errors": errors,
+                    "items": len(self._items[(judge, task, probe, protocol)]),
+                    "first_pick_rate": firsts / choices if choices else None,
+                }
+            )
+        return out
+
+
+_TALLIES = ("n", "correct", "unparsed", "refused", "errors", "choices", "first_picks")
+
+
+def summary_table(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """CellTally's table of `rows`."""
+    tally = CellTally()
     for r in rows:
-        cells[(r["judge"], r["task"], r["probe"], r["protocol"])].append(r)
-    out = []
-    for (judge, task, probe, protocol), rs in sorted(cells.items()):
-        n = len(rs)
-        k = sum(r["correct"] for r in rs)
-        lo, hi = wilson_interval(k, n)
-        firsts = [r for r in rs if r["status"] == "ok" and isinstance(r["pred"], str)]
-        out.append(
-            {
-                "judge": judge,
-                "task": task,
-                "probe": probe,
-                "protocol": protocol,
-                "n": n,
-                "accuracy": k / n if n else 0.0,
-                "ci_low": lo,
-                "ci_high": hi,
-                "unparsed_rate": sum(r["status"] == "unparsed" for r in rs) / n if n else 0.0,
-                "errors": sum(r["status"] == "error" for r in rs),
-                "first_pick_rate": (sum(r["pred"] in ("R1", "E1") for r in firsts) / len(firsts))
-                if firsts
-                else None,
-            }
-        )
-    return out
+        tally.add(r)
+    return tally.table()

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -99,7 +99,7 @@ class _Cell:
 class _Group:
     """All statistics of one judge × task: tallies first, then one resampling of its items."""
 
-    def __init__(self, judge: str, task: str, rows: list[Row]) -> None:
+    def __init__(self, judge: str, task: str, rows: Iterable[Row]) -> None:
         self.judge, self.task, self.rows = judge, task, rows
         self.sheet = Sheet(r["item_id"] for r in rows)
         self.pending: list[tuple[dict[str, Any], str, int]] = []
@@ -133,7 +133,9 @@ class _Group:
         # are left out of order-consistent figures (and states) rather than judged on the
         # orders that happened to answer.
         incomplete: set[tuple[str, str, str, int | None, str]] = set()
+        self.rows_seen = self.failed = 0
         for r in self.rows:
+            self.rows_seen += 1
             probe, proto, cue, item, status = (
                 r["probe"],
                 r["protocol"],
@@ -143,6 +145,7 @@ class _Group:
             )
             c = cells[(probe, proto, cue)]
             if status == "error":
+                self.failed += 1
                 c.errors += 1
                 incomplete.add((probe, proto, cue, r["branch"], item))
                 continue
@@ -409,25 +412,44 @@ def _finish_accuracy(rows: list[dict[str, Any]]) -> None:
 
 def summarize(rows: list[Row], *, replicates: int = DEFAULT_B, seed: int = 0) -> dict[str, Any]:
     """Every statistic of the report (see the module docstring for the schema)."""
+    groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for r in rows:
+        groups[(r["judge"], r["task"])].append(r)
+    return summarize_groups(
+        [(judge, task, rs) for (judge, task), rs in sorted(groups.items())],
+        replicates=replicates,
+        seed=seed,
+    )
+
+
+def summarize_groups(
+    groups: Iterable[tuple[str, str, Iterable[Row]]],
+    *,
+    replicates: int = DEFAULT_B,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """summarize() over rows given per judge × task (each group's rows are iterated twice and
+    may be rebuilt on each pass: stats/rowgroups.py keeps a million rows compact that way)."""
     # The tallies allocate many small containers while hundreds of thousands of row dicts are
     # alive; the cyclic garbage collector would rescan all of them again and again (measured:
     # 2–3x the whole tally). Nothing here makes reference cycles, so it is paused meanwhile.
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _summarize(rows, replicates, seed)
+        return _summarize(groups, replicates, seed)
     finally:
         if paused:
             gc.enable()
 
 
-def _summarize(rows: list[Row], replicates: int, seed: int) -> dict[str, Any]:
+def _summarize(
+    groups: Iterable[tuple[str, str, Iterable[Row]]], replicates: int, seed: int
+) -> dict[str, Any]:
     out: dict[str, Any] = {s: [] for s in SECTIONS}
     intervals = 0
-    groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
-    for r in rows:
-        groups[(r["judge"], r["task"])].append(r)
-    for (judge, task), rs in sorted(groups.items()):
+    judges: set[str] = set()
+    for judge, task, rs in groups:
+        judges.add(judge)
         g = _Group(judge, task, rs)
         g.tally()
         accuracy = g.accuracy()
@@ -448,7 +470,6 @@ def _summarize(rows: list[Row], replicates: int, seed: int) -> dict[str, Any]:
         for p in rates["position_bias"]:
             p["direction"] = position_direction(p)
         state_all = next((s for s in states if s["cue"] == "all"), None)
-        failed = sum(1 for r in g.rows if r["status"] == "error")
         out["verdicts"].append(
             verdict(
                 judge,
@@ -459,7 +480,7 @@ def _summarize(rows: list[Row], replicates: int, seed: int) -> dict[str, Any]:
                 [p for p in rates["position_bias"] if p["direction"]],
                 rates["behaviour"]["audio_sensitivity"],
                 rates["transcript_control"].get("j_t_agreement"),
-                failed_calls=(failed, len(g.rows)),
+                failed_calls=(g.failed, g.rows_seen),
             )
         )
         out["accuracy"] += accuracy
@@ -473,7 +494,7 @@ def _summarize(rows: list[Row], replicates: int, seed: int) -> dict[str, Any]:
         out["perception_turns"] += rates["perception_turns"]
     return {
         "schema": SCHEMA,
-        "judges": sorted({r["judge"] for r in rows}),
+        "judges": sorted(judges),
         "bootstrap": {"replicates": replicates, "seed": seed, "unit": "item"},
         "intervals": intervals,
         **out,

@@ -1,0 +1,221 @@
+"""Put a stream of planned questions to one judge: cached answers from the store, the rest
+called concurrently, rows yielded in plan order.
+
+Memory stays flat however long the plan is: questions are taken from the plan a window at a
+time, the store is asked only about the keys of that window, and a row leaves as soon as every
+row before it has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from paraudit.judges.base import Judge
+from paraudit.protocols.instances import Instance
+from paraudit.protocols.parsing import parse_answer
+from paraudit.protocols.parts import AudioPart
+from paraudit.runfolder import CallRecord, CallStore
+from paraudit.runner.calls import (
+    CallOutcome,
+    RateLimiter,
+    RetryPolicy,
+    call_key,
+    call_with_retries,
+    prompt_record,
+)
+from paraudit.runner.checks import estimated_tokens
+
+# Questions whose stored answers are looked up in one query.
+LOOKUP = 512
+# Questions scheduled ahead of the oldest unwritten row, per call allowed in flight: enough to
+# keep every slot busy while a slow call holds up the rows behind it.
+AHEAD_PER_SLOT = 8
+
+
+@dataclass
+class Progress:
+    total: int = 0
+    done: int = 0
+    unparsed: int = 0
+    errors: int = 0
+    refused: int = 0
+    calls_made: int = 0
+    first_call_at: float | None = None
+    """perf_counter() when the first judge call started (None: no call made)."""
+    last_call_at: float | None = None
+    """perf_counter() when the last judge call finished."""
+
+
+async def _oldest(
+    window: deque[tuple[Instance, asyncio.Future[Row]]],
+) -> tuple[Instance, Row]:
+    """The oldest question's row. Shielded: when the run is cancelled (Ctrl-C), cancelling the
+    awaited task alone would free its slot for a queued call that starts before the rest of the
+    window is cancelled; instead the caller cancels the whole window at once."""
+    inst, done = window[0]
+    row = await asyncio.shield(done)
+    window.popleft()
+    return inst, row
+
+
+def _chunks(items: Iterable[Instance], size: int) -> Iterator[list[Instance]]:
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+class Asker:
+    """One judge's questions: cache lookups, calls (each identical prompt paid for once),
+    parse retries, rows."""
+
+    def __init__(
+        self,
+        judge: Judge,
+        store: CallStore,
+        limiter: RateLimiter,
+        *,
+        concurrency: int,
+        retry: RetryPolicy,
+        parse_retries: int,
+        progress: Progress,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        self.judge, self.store, self.limiter = judge, store, limiter
+        self.concurrency = concurrency
+        self.sem = asyncio.Semaphore(concurrency)
+        self.retry, self.parse_retries = retry, parse_retries
+        self.progress, self.on_progress = progress, on_progress
+        self._inflight: dict[str, asyncio.Future[CallRecord]] = {}
+
+    async def rows(self, instances: Iterable[Instance]) -> AsyncIterator[tuple[Instance, Row]]:
+        """(instance, row) for every instance, in the order given."""
+        window: deque[tuple[Instance, asyncio.Future[Row]]] = deque()
+        ahead = max(LOOKUP, AHEAD_PER_SLOT * self.concurrency)
+        try:
+            for chunk in _chunks(instances, LOOKUP):
+                keys = [call_key(self.judge, i.prompt, 0) for i in chunk]
+                stored = self.store.finished_among(keys)
+                for inst, key in zip(chunk, keys, strict=True):
+                    task = asyncio.ensure_future(self._ask(inst, key, stored.get(key)))
+                    window.append((inst, task))
+                    while len(window) > ahead:
+                        yield await _oldest(window)
+            while window:
+                yield await _oldest(window)
+        finally:
+            for _, pending in window:  # a failure (or a fatal judge error) stops the rest
+                pending.cancel()
+            if window:
+                await asyncio.gather(*(t for _, t in window), return_exceptions=True)
+
+    async def _ask(self, inst: Instance, key: str, stored: CallRecord | None) -> Row:
+        row: Row | None = None
+        for sample in range(self.parse_retries + 1):
+            if sample:
+                key = call_key(self.judge, inst.prompt, sample)
+                stored = self.store.finished_among([key]).get(key)
+            if stored is None:
+                stored = await self._call_once(inst, key, sample)
+            row = result_row(self.judge, inst, key, stored, sample)
+            if row["status"] != "unparsed":
+                break
+        assert row is not None
+        p = self.progress
+        p.done += 1
+        p.unparsed += row["status"] == "unparsed"
+        p.errors += row["status"] == "error"
+        p.refused += row["status"] == "refused"
+        if self.on_progress:
+            self.on_progress(p)
+        return row
+
+    async def _call_once(self, inst: Instance, key: str, sample: int) -> CallRecord:
+        """Make the call for `key`, or wait for the same call already in flight, or take the
+        answer an identical prompt got earlier in this run: identical prompts (e.g. the
+        transcript-only control for both branches) are paid for once."""
+        if key in self._inflight:
+            return await self._inflight[key]
+        done = self.store.finished_among([key]).get(key)
+        if done is not None:
+            return done
+        future: asyncio.Future[CallRecord] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            async with self.sem:
+                if self.progress.first_call_at is None:
+                    self.progress.first_call_at = time.perf_counter()
+                tokens = estimated_tokens(inst) if self.limiter.tpm else 0.0
+                out: CallOutcome = await call_with_retries(
+                    self.judge, inst.prompt, sample, self.limiter, self.retry, tokens, inst.question
+                )
+            self.progress.calls_made += 1
+            self.progress.last_call_at = time.perf_counter()
+            audio = (
+                list(out.sent_audio_sha256)
+                if out.sent_audio_sha256 is not None
+                else [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
+            )
+            record = CallRecord(
+                key=key,
+                judge=self.judge.label,
+                status=out.status,
+                raw=out.raw,
+                reason=out.reason,
+                latency_s=out.latency_s,
+                attempts=out.attempts,
+                usage=out.usage,
+                audio_sent=audio,
+                prompt=prompt_record(inst.prompt),
+                finished_at=time.time(),
+            )
+            self.store.put(record)
+            future.set_result(record)
+            return record
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # mark retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            del self._inflight[key]
+
+
+Row = dict[str, Any]
+
+
+def result_row(judge: Judge, inst: Instance, key: str, stored: CallRecord, sample: int) -> Row:
+    """The results.jsonl row of one answered (or failed) question."""
+    status, pred, reason = stored.status, None, stored.reason
+    if status == "ok":
+        parsed = parse_answer(inst.question, stored.raw or "")
+        pred, reason = parsed.pred, parsed.reason
+        status = "ok" if pred is not None else "unparsed"
+    return {
+        "judge": judge.label,
+        "task": inst.task,
+        "item_id": inst.item_id,
+        "branch": inst.branch,
+        "probe": inst.probe,
+        "protocol": inst.protocol,
+        "cue": inst.cue,
+        "order": inst.order,
+        "context_order": inst.context_order,
+        "pred": pred,
+        "gold": inst.gold,
+        "status": status,
+        "correct": bool(pred == inst.gold) if status == "ok" else False,
+        "raw": stored.raw,
+        "reason": reason,
+        "latency_s": stored.latency_s,
+        "attempts": stored.attempts,
+        "usage": stored.usage,
+        "audio_sent_sha256": stored.audio_sent,
+        "sample": sample,
+        "key": key,
+        "options": inst.options,
+    }
