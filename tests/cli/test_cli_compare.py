@@ -15,7 +15,7 @@ cli = CliRunner()
 
 
 def _invoke(*args: str) -> tuple[int, str]:
-    r = cli.invoke(app, list(args), env={"COLUMNS": "200"})
+    r = cli.invoke(app, list(args))
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
     assert "Traceback" not in r.output, r.output
     return r.exit_code, r.output
