@@ -48,7 +48,13 @@ def test_report_faults_are_one_line_each(tmp_path: Path) -> None:
         str(good), str(other), "--label", "x", "--label", "x", "--out", str(tmp_path / "o5")
     )
     assert code == 1 and "--label x is used twice" in out
-    assert not any((tmp_path / f"o{n}").exists() for n in range(1, 6))  # nothing half-written
+    for blank in ("", "  "):
+        code, out = _report(
+            str(good), str(other), "--label", "x", "--label", blank, "--out", str(tmp_path / "o6")
+        )
+        errors = [line for line in out.splitlines() if line.startswith("error:")]
+        assert code == 1 and len(errors) == 1 and "--label number 2 is empty" in errors[0], out
+    assert not any((tmp_path / f"o{n}").exists() for n in range(1, 7))  # nothing half-written
 
 
 def test_a_good_run_still_reports(tmp_path: Path) -> None:

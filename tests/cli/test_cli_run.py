@@ -286,3 +286,24 @@ def test_run_folder_faults_are_one_line_each(tiny_dataset: Path, tmp_path: Path)
     assert code == 1 and "run.json is unreadable" in text
     code, text = _run80(*base, "--out", str(tmp_path / "new"), "--judge", "builtin:random")
     assert code == 0 and "given twice; asked once" in text
+
+
+def test_pointwise_only_probes_are_noted_when_pointwise_is_left_out(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    base = ["run", str(tiny_dataset), "--judge", "builtin:first", "--protocols", "pairwise"]
+    note = "note: probe T is asked pointwise only: T will run pointwise although --protocols is"
+    code, out = _run(*base, "--probes", "J,T", "--out", str(tmp_path / "dry"), "--dry-run")
+    assert code == 0 and note in out, out
+    code, out = _run(*base, "--probes", "J,T", "--out", str(tmp_path / "run"))
+    assert code == 0 and note in out, out
+    rows = read_results(tmp_path / "run")
+    assert {r["protocol"] for r in rows if r["probe"] == "T"} == {"pointwise"}  # what it says
+    code, out = _run(*base, "--probes", "P,O,T", "--out", str(tmp_path / "both"), "--dry-run")
+    assert code == 0 and "probes P and T are asked pointwise only" in out, out
+    for probes, protocols in (("J,O", "pairwise"), ("J,T", "pointwise,pairwise")):
+        code, out = _run(
+            "run", str(tiny_dataset), "--judge", "builtin:first", "--probes", probes,
+            "--protocols", protocols, "--out", str(tmp_path / probes), "--dry-run",
+        )  # fmt: skip
+        assert code == 0 and "pointwise only" not in out, out

@@ -19,7 +19,8 @@ branch, which owns those commands):
              --cache a file · OUT/report a file · --out read-only (not as root)
   build      unknown source · --cache a file (paths checked only after rendering are listed in
              the hostile branch report: build.py belongs to the sources branch)
-  compare    --out a folder · --out with a missing parent · a run folder that does not exist
+  compare    --out a folder · --out with a missing parent · a run folder that does not exist ·
+             the same run twice · --judge with a label the run does not have
   judges     an unexpected argument
   run        clip symlinked outside the dataset (refused before any judge call) · --dry-run
              on an undecodable clip
@@ -367,6 +368,19 @@ CASES = [
         "does not exist",
     ),
     Case("compare-missing-run", lambda t: ["compare", str(t / "a"), str(t / "b")], "results.jsonl"),
+    Case(
+        "compare-same-run",
+        lambda t: ["compare", str(_compare_run(t)), str(t / "ds" / ".." / "run")],
+        "are the same run",
+    ),
+    Case(
+        "compare-unknown-judge",
+        lambda t: (
+            ["compare", str(_compare_run(t / "a")), str(_compare_run(t / "b"))]
+            + ["--judge", "builtin:last=builtin:first", "--out", str(t / "c.json")]
+        ),
+        "has no judge 'builtin:last' (its judges: builtin:first)",
+    ),
     # judges
     Case("judges-extra-arg", lambda t: ["judges", "surprise"], "surprise", 2),
     # run: containment is checked before any judge is called

@@ -5,9 +5,10 @@ from pathlib import Path
 import pytest
 
 from paraudit.errors import DatasetError
-from paraudit.items.dataset import load_dataset
+from paraudit.items.dataset import load_dataset, write_dataset
 from paraudit.items.hf import export_hf, import_hf
 from paraudit.items.validate import validate_dataset
+from paraudit.runfolder.spec import dataset_fingerprint
 
 pytest.importorskip("datasets", reason="the 'datasets' extra is not installed")
 
@@ -70,3 +71,19 @@ def test_export_refuses_to_overwrite_unless_told(tiny_dataset: Path, tmp_path: P
     assert export_hf(tiny_dataset, tmp_path / "hf", overwrite=True) == 2
     with pytest.raises(DatasetError, match="no state.json"):
         export_hf(tiny_dataset, tiny_dataset, overwrite=True)
+
+
+def test_round_trip_keeps_items_jsonl_byte_identical(tiny_dataset: Path, tmp_path: Path) -> None:
+    """meta keys keep their order (nested ones too), so the dataset fingerprint a run records
+    is the same before and after export/import."""
+    src = load_dataset(tiny_dataset)
+    meta = {"zeta": 1, "alpha": {"y": [2, "b"], "b": None}, "pair": "é/ü"}  # not sorted
+    items = [it.model_copy(update={"meta": meta}) for it in src.items]
+    audio = {rel: src.audio_path(rel) for it in src.items for rel in it.audio_files()}
+    write_dataset(tmp_path / "ds", src.manifest, items, audio)
+    export_hf(tmp_path / "ds", tmp_path / "hf")
+    import_hf(tmp_path / "hf", tmp_path / "back")
+    for name in ("items.jsonl", "dataset.json"):
+        assert (tmp_path / "back" / name).read_bytes() == (tmp_path / "ds" / name).read_bytes()
+    assert list(load_dataset(tmp_path / "back").items[0].meta) == ["zeta", "alpha", "pair"]
+    assert dataset_fingerprint(tmp_path / "back") == dataset_fingerprint(tmp_path / "ds")

@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
-from paraudit.stats.compare import compare_runs, item_test, per_probe
+from paraudit.errors import ParauditError
+from paraudit.stats.compare import compare_runs, item_test, per_probe, resolve_pair
 from tests.stats.synthetic import row
 
 
@@ -56,3 +57,20 @@ def test_single_judges_are_paired_across_names_and_nothing_shared_is_empty() -> 
 def test_the_transcript_control_is_not_compared() -> None:
     t = [row(judge="j", item=f"i{i}", probe="T", order=o) for i in range(4) for o in ("ab", "ba")]
     assert per_probe(t + _rows("j", [True] * 4), t, "j", "j", replicates=200) == []
+
+
+def test_explicit_pairs_replace_name_matching_and_labels_may_hold_equals() -> None:
+    a = _rows("m?t=0", [True, False, True]) + _rows("x", [True] * 3)
+    b = _rows("m?t=1", [True, True, True]) + _rows("y", [False] * 3)
+    assert compare_runs(a, b, replicates=200)["probes"] == []  # no shared name, two judges each
+    pair = resolve_pair("m?t=0=m?t=1", a, b)
+    assert pair == ("m?t=0", "m?t=1")
+    r = compare_runs(a, b, replicates=200, pairs=[pair, pair])  # a pair given twice counts once
+    assert [(m["judge_a"], m["judge_b"]) for m in r["probes"]] == [pair]
+    assert list(r["state_shift"]) == ["m?t=0 → m?t=1"]
+    with pytest.raises(
+        ParauditError, match=r"run B has no judge 'm\?t=0' \(its judges: m\?t=1, y\)"
+    ):
+        resolve_pair("m?t=0=m?t=0", a, b)
+    with pytest.raises(ParauditError, match=r"run A has no judge 'z' \(its judges: m\?t=0, x\)"):
+        resolve_pair("z=y", a, b)

@@ -152,9 +152,23 @@ def annotate_stats(
     st = AnnotationStore.open(store)
     try:
         js = judgments(answer_rows(st, st.dataset()))
+        names = [name for name, _ in st.annotators()]
+        stimuli = sum(st.count(name)[1] for name in names)
     finally:
         st.close()
     s = agreement_summary(js, threshold=threshold)
+    if not js:
+        # Without an answer every figure is empty: say so instead of a bare task heading.
+        console.print(
+            f"no ratings yet in {escape(str(store))}: 0 of {stimuli} stimuli answered by "
+            f"{len(names)} annotators; send them their links ('paraudit annotate' prints "
+            "them), then rerun",
+            highlight=False,
+            soft_wrap=True,
+        )
+        if out:
+            out.write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+        return
     for task, t in s["tasks"].items():
         console.print(f"[bold]{escape(task)}[/]", highlight=False)
         for name, r in t["annotators"].items():

@@ -14,7 +14,7 @@ from paraudit.cli.common import console, fail, user_errors, warn
 from paraudit.errors import ParauditError
 from paraudit.report.build import load_runs
 from paraudit.runfolder.spec import run_dataset
-from paraudit.stats.compare import compare_runs
+from paraudit.stats.compare import compare_runs, resolve_pair
 
 
 @user_errors
@@ -30,12 +30,24 @@ def compare(
         help="Dataset-level: the same items in two renderings (e.g. TTS vs source recordings);"
         " Spearman rho of each judge's (P,O,J) state profile.",
     ),
+    judge: list[str] = typer.Option(
+        [],
+        "--judge",
+        help="LABEL_A=LABEL_B: compare judge LABEL_A of RUN_A with LABEL_B of RUN_B (repeatable;"
+        " default: judges of the same name, or the only judge of each run).",
+    ),
 ) -> None:
     """Per probe, at item level: paired bootstrap of the change and an exact McNemar test on
     per-item order-consistent outcomes; state shifts and state correlations."""
     if out is not None:
         check_out_file(out)
+    check_two_runs(run_a, run_b)
     if renderings:
+        if judge:
+            raise fail(
+                "--judge pairs judges for the item-level comparison; --renderings compares "
+                "the judges of the same name in both runs: drop one of them"
+            )
         _renderings(run_a, run_b, out)
         return
     dataset_a, dataset_b = run_dataset(run_a), run_dataset(run_b)
@@ -44,9 +56,17 @@ def compare(
             f"the runs audited different datasets ({dataset_a} vs {dataset_b}); items are "
             "paired by id, so the tests only mean something if the ids name the same items"
         )
-    result = compare_runs(load_runs([run_a]), load_runs([run_b]), replicates=replicates, seed=seed)
+    rows_a, rows_b = load_runs([run_a]), load_runs([run_b])
+    names = (str(run_a), str(run_b))
+    given = [resolve_pair(text, rows_a, rows_b, names) for text in judge] or None
+    result = compare_runs(rows_a, rows_b, replicates=replicates, seed=seed, pairs=given)
+    if not result["state_shift"]:
+        raise fail(
+            "no judge to compare: the runs share no judge name and hold several judges; "
+            "pair them with --judge LABEL_A=LABEL_B"
+        )
     if not result["probes"]:
-        raise fail("no judge to compare: the runs share no judge name and hold several judges")
+        raise fail("the compared judges answered no probe and protocol in both runs")
     # Judge pairs by key (legend below) and short columns: readable in 80 columns.
     pairs = {p: f"C{n}" for n, p in enumerate(dict.fromkeys(
         (m["judge_a"], m["judge_b"]) for m in result["probes"]), 1)}  # fmt: skip
@@ -100,6 +120,14 @@ def compare(
         )
     if out:
         out.write_text(json.dumps(result, indent=2) + "\n")
+
+
+def check_two_runs(run_a: Path, run_b: Path) -> None:
+    """Two different runs: a run compared with itself only ever shows 'no change'."""
+    if run_a.exists() and run_b.exists() and run_a.samefile(run_b):
+        raise ParauditError(
+            f"{run_a} and {run_b} are the same run; compare two different run folders"
+        )
 
 
 def check_out_file(out: Path) -> None:

@@ -28,6 +28,8 @@ SHORT_TASKS = {
     "emotional-conversations": "convers.",
 }
 SHORT_PROTOCOLS = {"pointwise": "point", "pairwise": "pair"}
+POINTWISE_ONLY = ("P", "T")
+"""Probes with no pairwise form: the plan asks them pointwise whatever --protocols says."""
 
 
 def _split(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
@@ -39,6 +41,23 @@ def _split(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
     if twice:
         raise fail(f"{what} {', '.join(twice)} given twice in {value!r}; name each once")
     return parts
+
+
+def pointwise_only_note(probes: tuple[str, ...], protocols: tuple[str, ...]) -> str | None:
+    """A note when --protocols leaves pointwise out but P or T are asked: those two probes have
+    a pointwise form only (the plan asks them pointwise whatever --protocols says), so the user
+    who asked for pairwise alone would otherwise find pointwise rows without being told."""
+    if "pointwise" in protocols:
+        return None
+    only = [p for p in probes if p in POINTWISE_ONLY]
+    if not only:
+        return None
+    names = " and ".join(only)
+    return (
+        f"probe{'s' if len(only) > 1 else ''} {names} {'are' if len(only) > 1 else 'is'} asked "
+        f"pointwise only: {names} will run pointwise although --protocols is "
+        f"{','.join(protocols)}"
+    )
 
 
 def _with_key_env(spec: str, env: str | None) -> str:
@@ -191,6 +210,9 @@ def run(
     )
     if "S" in plan.probes and "P" not in plan.probes:
         raise fail("probe S (staging) asks about the judge's own P answers; add P (--probes P,S)")
+    note = pointwise_only_note(plan.probes, plan.protocols)
+    if note:
+        err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
     specs = [_with_key_env(j, api_key_env) for j in judge]
     cfg = RunConfig(
         dataset,

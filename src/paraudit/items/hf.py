@@ -118,7 +118,9 @@ def export_hf(
         rows["task"].append(it.task)
         rows["context_speaker"].append([t.speaker for t in it.context])
         rows["context_text"].append([t.text for t in it.context])
-        rows["meta_json"].append(json.dumps(it.meta, sort_keys=True))
+        # Keys keep their order: items.jsonl, and so the dataset fingerprint that runs record,
+        # must come back byte-identical from an import.
+        rows["meta_json"].append(json.dumps(it.meta))
         for b, br in enumerate(it.branches):
             rows[f"branch{b}_emotions"].append(list(br.emotions))
             rows[f"branch{b}_audio"].append([clip(a) for a in br.audio])

@@ -16,11 +16,13 @@ on two datasets (e.g. synthetic vs real speech), with Spearman and Pearson coeff
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from scipy.stats import binomtest, pearsonr, spearmanr
 
+from paraudit.errors import ParauditError
 from paraudit.stats.bootstrap import PairedCounts, paired_interval
 from paraudit.stats.states import STATES, masses, unit_states
 from paraudit.stats.units import Row, answered
@@ -31,11 +33,50 @@ Unit = tuple[str, str, str, Any]
 
 def judge_pairs(a: list[Row], b: list[Row]) -> list[tuple[str, str]]:
     """Judges to compare: the same name in both runs, or the only judge of each run."""
-    ja, jb = sorted({r["judge"] for r in a}), sorted({r["judge"] for r in b})
+    ja, jb = judge_labels(a), judge_labels(b)
     shared = [(j, j) for j in ja if j in jb]
     if shared:
         return shared
     return [(ja[0], jb[0])] if len(ja) == 1 and len(jb) == 1 else []
+
+
+def judge_labels(rows: list[Row]) -> list[str]:
+    return sorted({r["judge"] for r in rows})
+
+
+def resolve_pair(
+    text: str, a: list[Row], b: list[Row], names: tuple[str, str] = ("A", "B")
+) -> tuple[str, str]:
+    """'A=B' → (judge A of run a, judge B of run b).
+
+    Judge labels may hold '=' themselves (model options: 'openai:m?temperature=0'), so every
+    '=' is tried as the separator and the one whose two sides name judges of the two runs wins.
+    A label missing from its run is one line that lists the labels the run has."""
+    la, lb = judge_labels(a), judge_labels(b)
+    splits = [(text[:i], text[i + 1 :]) for i, c in enumerate(text) if c == "="]
+    if not splits:
+        raise ParauditError(
+            f"--judge {text!r}: write LABEL_A=LABEL_B (a judge of run {names[0]}, then one of "
+            f"run {names[1]})"
+        )
+    found = [(x, y) for x, y in splits if x in la and y in lb]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise ParauditError(
+            f"--judge {text!r} can be read as "
+            + " or ".join(f"{x!r}={y!r}" for x, y in found)
+            + "; the judge labels are ambiguous here"
+        )
+    left = next((x for x, _ in splits if x in la), None)
+    if left is None:
+        missing, run, labels = splits[0][0], names[0], la
+    else:
+        missing, run, labels = text[len(left) + 1 :], names[1], lb
+    raise ParauditError(
+        f"--judge {text!r}: run {run} has no judge {missing!r} (its judges: "
+        f"{', '.join(labels) or 'none'})"
+    )
 
 
 def consistent_units(rows: list[Row], judge: str) -> dict[tuple[str, str], dict[Unit, bool]]:
@@ -119,11 +160,13 @@ def state_shift(a: list[Row], b: list[Row], ja: str, jb: str) -> dict[str, float
     return {s: mb[s] - ma[s] for s in STATES}
 
 
-def state_correlation(a: list[Row], b: list[Row]) -> dict[str, Any]:
-    """Correlation of the 8 state proportions of every shared judge, pooled."""
+def state_correlation(
+    a: list[Row], b: list[Row], pairs: Sequence[tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """Correlation of the 8 state proportions of every compared judge pair, pooled."""
     xs: list[float] = []
     ys: list[float] = []
-    for ja, jb in judge_pairs(a, b):
+    for ja, jb in judge_pairs(a, b) if pairs is None else pairs:
         ma, mb = _masses(a, ja), _masses(b, jb)
         if ma is not None and mb is not None:
             xs += [ma[s] for s in STATES]
@@ -141,12 +184,18 @@ def state_correlation(a: list[Row], b: list[Row]) -> dict[str, Any]:
 
 
 def compare_runs(
-    a: list[Row], b: list[Row], *, replicates: int = 10_000, seed: int = 0
+    a: list[Row],
+    b: list[Row],
+    *,
+    replicates: int = 10_000,
+    seed: int = 0,
+    pairs: Sequence[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
-    pairs = judge_pairs(a, b)
+    """`pairs`: (judge of a, judge of b) to compare (see resolve_pair); default judge_pairs."""
+    pairs = judge_pairs(a, b) if pairs is None else list(dict.fromkeys(pairs))
     return {
         "unit": "item",
         "probes": [t for ja, jb in pairs for t in per_probe(a, b, ja, jb, replicates, seed)],
         "state_shift": {f"{ja} → {jb}": state_shift(a, b, ja, jb) for ja, jb in pairs},
-        "state_correlation": state_correlation(a, b),
+        "state_correlation": state_correlation(a, b, pairs),
     }
