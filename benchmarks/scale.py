@@ -184,13 +184,12 @@ def audit(src: Path, dataset: Path, copies: int, shared_copies: int, work: Path)
     steps: dict[str, Measured] = {}
     results = run_dir / "results.jsonl"
 
-    def step(name: str, cmd: list[str]) -> str:
+    def step(name: str, cmd: list[str]) -> None:
         seconds, peak, text = measure(cmd, src, work / f"{name}.log")
         printed = CALLS_MADE.search(text)
         rows = sum(1 for _ in results.open()) if results.is_file() else 0
         steps[name] = Measured(seconds, peak, rows, int(printed[1]) if printed else None)
         print(f"  {name}: {seconds:.1f} s, peak {peak:.0f} MB, {rows:,} rows", flush=True)
-        return text
 
     step("run", run_cmd(dataset, run_dir))
     after_run, _ = row_digests(results, shared_copies)
