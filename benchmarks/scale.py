@@ -15,7 +15,8 @@ What it does:
      folder (the resume of a finished audit: it must make no judge call); then `paraudit report`;
   3. measures each of those three steps as its own process (`python -m paraudit.cli.main`, with
      PYTHONPATH set to the code under test): wall seconds and the peak RSS of that process
-     (`os.wait4`'s ru_maxrss, which also covers the children it waited for);
+     (its VmHWM, written at exit by a small wrapper; `os.wait4`'s ru_maxrss where /proc is
+     missing, which counts the forked copy of this process too);
   4. does the same with the baseline code (`git archive REV src`, run with the same Python) on a
      dataset of --baseline-rows rows (the same dataset when the row counts agree);
   5. prints new/baseline ratios, checks the issue's targets on the new code (run peak < 400 MB,
@@ -98,9 +99,34 @@ class Side:
     """The rows of the item copies both sides audited."""
 
 
+# Runs `python -m MODULE ARGS` and, at exit, writes the process's VmHWM (peak RSS of the program
+# itself) to $SCALE_BENCH_HWM. ru_maxrss is not used for this: it keeps the high-water mark of the
+# forked copy of *this* process from before exec, so a large parent (pytest) would set a floor.
+HWM_WRAPPER = """
+import atexit, os, runpy, sys
+def _hwm():
+    with open("/proc/self/status") as f:
+        kb = next((l.split()[1] for l in f if l.startswith("VmHWM:")), "")
+    with open(os.environ["SCALE_BENCH_HWM"], "w") as f:
+        f.write(kb)
+atexit.register(_hwm)
+module, sys.argv = sys.argv[1], sys.argv[1:]
+runpy.run_module(module, run_name="__main__", alter_sys=True)
+"""
+
+
 def measure(cmd: list[str], src: Path, log: Path) -> tuple[float, float, str]:
     """Run `cmd` with PYTHONPATH=src: wall seconds, peak RSS in MiB, and its output."""
-    env = {**os.environ, "PYTHONPATH": str(src), "COLUMNS": "100"}
+    hwm = log.with_suffix(".hwm")
+    hwm.unlink(missing_ok=True)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(src),
+        "COLUMNS": "100",
+        "SCALE_BENCH_HWM": str(hwm),
+    }
+    if cmd[1] == "-m" and Path("/proc/self/status").exists():
+        cmd = [cmd[0], "-c", HWM_WRAPPER, *cmd[2:]]
     with log.open("w") as out:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -111,7 +137,8 @@ def measure(cmd: list[str], src: Path, log: Path) -> tuple[float, float, str]:
     text = log.read_text()
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}); its output:\n{text}")
-    return seconds, usage.ru_maxrss / 1024, text
+    kb = hwm.read_text().strip() if hwm.exists() else ""
+    return seconds, (int(kb) if kb.isdigit() else usage.ru_maxrss) / 1024, text
 
 
 def check_imports(src: Path, log: Path) -> None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -40,9 +41,11 @@ def test_report_cli_bad_input(tmp_path: Path) -> None:
 
 
 def test_compare_cli(small_run: Path, tmp_path: Path) -> None:
+    twin = tmp_path / "twin"  # the same answers in another folder (one folder twice is refused)
+    shutil.copytree(small_run, twin)
     r = CliRunner().invoke(
         app,
-        ["compare", str(small_run), str(small_run), "--out", str(tmp_path / "c.json")],
+        ["compare", str(small_run), str(twin), "--out", str(tmp_path / "c.json")],
         env={"COLUMNS": "200"},
     )
     assert r.exit_code == 0, r.output
