@@ -108,3 +108,27 @@ def test_extend_is_not_a_finished_audit(tiny_dataset: Path, tmp_path: Path) -> N
         assert store.version == 3
     finally:
         store.close()
+
+
+def test_dry_run_counts_answers_already_in_the_store_without_touching_it(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    from paraudit.items.dataset import load_dataset
+    from paraudit.runner.plan import plan_instances
+    from paraudit.runner.run import dry_run
+
+    out = tmp_path / "run"
+    fresh = dry_run(RunConfig(tiny_dataset, ["builtin:random"], out, J_ONLY))
+    assert "already_answered" not in fresh and not out.exists()
+    size = len(plan_instances(load_dataset(tiny_dataset), J_ONLY))
+    assert fresh["instances_per_judge"] == size
+    execute(tiny_dataset, out, ["builtin:random"], J_ONLY)
+    store = out / CALLS
+    before = store.read_bytes()
+    cfg = RunConfig(tiny_dataset, ["builtin:random", "builtin:first"], out, PLAN)
+    again = dry_run(cfg)
+    done = again["already_answered"]
+    # J_ONLY's questions are all in PLAN; builtin:first has answered nothing yet.
+    assert done["builtin:random"].startswith(f"{size} of {again['instances_per_judge']} ")
+    assert done["builtin:first"].startswith("0 of ")
+    assert store.read_bytes() == before

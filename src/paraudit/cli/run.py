@@ -234,6 +234,9 @@ def run(
                     for spec, c in v.items():
                         usd = "unknown" if c["usd"] is None else f"${c['usd']:,.2f}"
                         console.print(f"estimated cost {spec}: {usd} ({c['note']})")
+                elif k == "already_answered":
+                    for spec, text in v.items():
+                        console.print(f"already answered {spec}: {text}", highlight=False)
                 else:
                     console.print(f"{k}: {v}")
             if cluster is not None:

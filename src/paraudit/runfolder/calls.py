@@ -11,6 +11,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,32 @@ class CallStore:
                 "afresh (finished answers in it are then asked again)"
             ) from None
         self._lock = threading.Lock()
+
+    @staticmethod
+    def count_finished(path: Path, keys_batches: Iterable[list[str]]) -> int:
+        """How many of the keys have a finished call in the store at `path`, read-only (a dry
+        run must not migrate or otherwise touch a run's store); 0 when there is no store."""
+        if not path.is_file():
+            return 0
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        except sqlite3.Error:
+            return 0
+        found = 0
+        try:
+            for keys in keys_batches:
+                for start in range(0, len(keys), LOOKUP_BATCH):
+                    batch = keys[start : start + LOOKUP_BATCH]
+                    marks = ",".join("?" * len(batch))
+                    found += db.execute(
+                        f"SELECT count(*) FROM calls WHERE status != 'error' AND key IN ({marks})",
+                        batch,
+                    ).fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            raise ParauditError(f"{path} is not a readable call store ({e})") from None
+        finally:
+            db.close()
+        return found
 
     def _migrate(self) -> None:
         version: int = self._db.execute("PRAGMA user_version").fetchone()[0]

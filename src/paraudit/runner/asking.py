@@ -64,7 +64,7 @@ async def _oldest(
     return inst, row
 
 
-def _chunks(items: Iterable[Instance], size: int) -> Iterator[list[Instance]]:
+def chunks(items: Iterable[Instance], size: int) -> Iterator[list[Instance]]:
     it = iter(items)
     while chunk := list(islice(it, size)):
         yield chunk
@@ -98,7 +98,7 @@ class Asker:
         window: deque[tuple[Instance, asyncio.Future[Row]]] = deque()
         ahead = max(LOOKUP, AHEAD_PER_SLOT * self.concurrency)
         try:
-            for chunk in _chunks(instances, LOOKUP):
+            for chunk in chunks(instances, LOOKUP):
                 keys = [call_key(self.judge, i.prompt, 0) for i in chunk]
                 stored = self.store.finished_among(keys)
                 for inst, key in zip(chunk, keys, strict=True):

@@ -79,6 +79,9 @@ def estimated_tokens(inst: Instance) -> float:
 
 def text_tokens(instances: Iterable[Instance]) -> int:
     """Rough text-token count (characters / 4) of the prompts' text parts."""
-    return (
-        sum(len(p.text) for i in instances for p in i.prompt if not isinstance(p, AudioPart)) // 4
-    )
+    return text_characters(instances) // 4
+
+
+def text_characters(instances: Iterable[Instance]) -> int:
+    """Characters in the prompts' text parts."""
+    return sum(len(p.text) for i in instances for p in i.prompt if not isinstance(p, AudioPart))

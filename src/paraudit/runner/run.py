@@ -31,13 +31,13 @@ from paraudit.runfolder import (
 )
 from paraudit.runfolder.calls import Completion
 from paraudit.runfolder.rows import RowWriter, file_sha256
-from paraudit.runner.asking import Asker, Progress
-from paraudit.runner.calls import RateLimiter, RetryPolicy
+from paraudit.runner.asking import LOOKUP, Asker, Progress, chunks
+from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key
 from paraudit.runner.checks import (
     audio_seconds,
     check_capabilities,
     check_token_budget,
-    text_tokens,
+    text_characters,
 )
 from paraudit.runner.folder import check_out, claim, unique_judges
 from paraudit.runner.plan import (
@@ -46,7 +46,6 @@ from paraudit.runner.plan import (
     iter_instances,
     iter_staging,
     p_labels,
-    plan_instances,
     plan_skips,
 )
 from paraudit.stats.accuracy import CellTally, read_results
@@ -372,22 +371,37 @@ async def release(judge: Judge) -> None:
 
 
 def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str, Any]:
-    """Plan size, audio seconds, text tokens and an estimated cost per judge; no call is made."""
+    """Plan size, audio seconds, text tokens, an estimated cost per judge and, when --out
+    already holds a run, how many of each judge's questions are answered there (a resume pays
+    only for the rest); no call is made and nothing is written. The plan is streamed."""
     specs, _ = unique_judges(cfg.judges)
-    for js in specs:
-        load_judge(js)
+    judges = [load_judge(js) for js in specs]
     ds = load_checked(cfg.dataset)
-    inst = plan_instances(ds, cfg.plan)
-    seconds = audio_seconds(inst)
-    tokens = text_tokens(inst)
+    store = cfg.out / CALLS
+    answered = dict.fromkeys((j.label for j in judges), 0)
+    size, seconds, chars = 0, 0.0, 0
+    for chunk in chunks(iter_instances(ds, cfg.plan), LOOKUP):
+        size += len(chunk)
+        seconds += audio_seconds(chunk)
+        chars += text_characters(chunk)
+        for j in judges:
+            keys = [call_key(j, i.prompt, 0) for i in chunk]
+            answered[j.label] += CallStore.count_finished(store, [keys])
+    tokens = chars // 4
     table = prices if prices is not None else load_prices(None)
-    return {
-        "instances_per_judge": len(inst),
-        "calls": len(inst) * len(specs),
+    out: dict[str, Any] = {
+        "instances_per_judge": size,
+        "calls": size * len(specs),
         "audio_seconds_per_judge": round(seconds, 1),
         "text_tokens_per_judge": tokens,
         "staging": "asked after P, one per parsed P answer (not counted above)"
         if "S" in cfg.plan.probes
         else "not requested",
-        "cost": {js.label: estimate(js, tokens, seconds, len(inst), table) for js in specs},
+        "cost": {js.label: estimate(js, tokens, seconds, size, table) for js in specs},
     }
+    if store.is_file():
+        out["already_answered"] = {
+            label: f"{n} of {size} (in {store}; a resume asks only the rest)"
+            for label, n in answered.items()
+        }
+    return out
