@@ -160,21 +160,19 @@ class Runner:
             ) from None
         self.notes += [f"{judge.label}: {n}" for n in getattr(judge, "notes", [])]
 
-    def _plan_size(self, ds: Dataset) -> int:
-        """Questions per judge before Staging; a plan of nothing is refused."""
+    def _check_plan(self, ds: Dataset) -> None:
+        """Refuse a plan of nothing (found by planning its first question only)."""
         plan = self.cfg.plan
         if "S" in plan.probes and "P" not in plan.probes:
             raise ParauditError(
                 "probe S (staging) asks about the judge's own P answers; add P (--probes P,S)"
             )
-        size = count_instances(ds, plan)
-        if not size:
+        if next(iter_instances(ds, plan), None) is None:
             raise ParauditError(
                 f"the plan has no questions: probes {','.join(plan.probes)} × protocols "
                 f"{','.join(plan.protocols)} × cues {','.join(plan.cues)} match nothing in "
                 f"{ds.manifest.name} (T and O ask only some cues); widen --probes or --cues"
             )
-        return size
 
     def _record(self, ds: Dataset, spec: RunSpec, judges: list[Judge]) -> dict[str, Any]:
         """run.json: the RunSpec (identity) and what else an auditor wants to know."""
@@ -209,7 +207,7 @@ class Runner:
         ds = load_checked(self.cfg.dataset)
         out = self.cfg.out
         check_out(out)
-        size = self._plan_size(ds)  # a plan of nothing is refused before the folder is made
+        self._check_plan(ds)  # a plan of nothing is refused before the folder is made
         # Each judge's start-up check (key, model, server) before anything is written: a typo
         # in a URL must not commit a new run folder to the broken spec.
         for judge in loaded.values():
@@ -228,7 +226,7 @@ class Runner:
                     p.seed,
                     p.limit,
                 )
-                size = self._plan_size(ds)
+                self._check_plan(ds)
             self.spec = got.spec
             judges = [loaded.get(s.label) or self.cfg.judge_loader(s) for s in got.judges]
             if got.history is not None:
@@ -243,7 +241,8 @@ class Runner:
                 done = finished_audit(store, out, key)
                 if done is not None:
                     return self._already_done(done, judges)
-                self.progress.total = size * len(judges)
+                # Counted only now: a finished audit's rerun does not plan at all.
+                self.progress.total = count_instances(ds, self.cfg.plan) * len(judges)
                 tally, last_error = CellTally(), None
                 with RowWriter(out) as rows:
                     for judge in judges:
