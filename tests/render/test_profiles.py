@@ -57,6 +57,18 @@ def test_fresh_renders_are_byte_identical(tmp_path: Path) -> None:
     assert a.path.read_bytes() == b.path.read_bytes()
 
 
+def test_fresh_assistant_renders_are_byte_identical(tmp_path: Path) -> None:
+    # The assistant voice goes through Praat's "Change gender", which is seeded (see
+    # render/prosody.change_voice): two fresh builds give the same clips and file names.
+    a = Renderer(cache_dir=tmp_path / "a").render(
+        TEXT, "assistant", profile_for("assistant", "empathetic")
+    )
+    b = Renderer(cache_dir=tmp_path / "b").render(
+        TEXT, "assistant", profile_for("assistant", "empathetic")
+    )
+    assert a.path.read_bytes() == b.path.read_bytes()
+
+
 def test_cache_reuses_renders(tmp_path: Path) -> None:
     r = Renderer(cache_dir=tmp_path)
     first = r.render(TEXT, "human", profile_for("human", "sad"))

@@ -67,15 +67,31 @@ def split_phrases(text: str, pauses: int) -> list[str]:
 
 
 def change_voice(samples: np.ndarray, rate: int) -> np.ndarray:
-    """The assistant's voice: formant and pitch shift of the same Piper voice."""
+    """The assistant's voice: formant and pitch shift of the same Piper voice (deterministic:
+    the same input gives the same bytes)."""
     import parselmouth
-    from parselmouth.praat import call
+    from parselmouth.praat import call, run
 
     snd = parselmouth.Sound(samples, rate)
     lo, hi = pitch_bounds(estimate_f0_median(samples, rate))
-    out = call(
-        snd, "Change gender", lo, hi, ASSISTANT_FORMANT_RATIO, ASSISTANT_PITCH_MEDIAN_HZ, 1.0, 1.0
-    )
+    # "Change gender" draws from Praat's random generator, so two calls on the same clip gave
+    # different bytes (and a fresh build of a set different clips and content-hash names).
+    # Seeded first, the assistant voice is a function of its input; the generator is put back
+    # to unpredictable afterwards for any other Praat user in the process.
+    run("random_initializeWithSeedUnsafelyButPredictably (20250101)")
+    try:
+        out = call(
+            snd,
+            "Change gender",
+            lo,
+            hi,
+            ASSISTANT_FORMANT_RATIO,
+            ASSISTANT_PITCH_MEDIAN_HZ,
+            1.0,
+            1.0,
+        )
+    finally:
+        run("random_initializeSafelyAndUnpredictably ()")
     return np.asarray(out.values[0], dtype=np.float64)
 
 

@@ -30,6 +30,9 @@ from paraudit.render.prosody import (
 
 # Bump when the processing chain changes, so cached renders made by older code are not reused.
 RENDERER_VERSION = 3
+# The assistant voice alone: 2 = Praat's "Change gender" seeded (before, each call differed), so
+# a cached assistant clip is one a fresh render reproduces byte for byte. Human keys unchanged.
+ASSISTANT_VOICE_VERSION = 2
 # Strength of the profile on each try: a rendering that misses its direction is pushed further.
 RETRY_STRENGTHS = (1.0, 1.3, 1.6)
 
@@ -79,6 +82,7 @@ class Renderer:
                 "speaker": speaker,
                 "text": text,
                 "profile": profile.params(),
+                **({"assistant_voice": ASSISTANT_VOICE_VERSION} if speaker == "assistant" else {}),
             },
             sort_keys=True,
             separators=(",", ":"),
