@@ -99,6 +99,9 @@ COLUMNS = (
     "key, judge, status, raw, reason, latency_s, attempts, usage, audio_sha, prompt, finished_at"
 )
 
+# COLUMNS without the prompt, which is NULL in its place.
+ANSWER_COLUMNS = COLUMNS.replace("prompt", "NULL")
+
 
 def _record(r: tuple[Any, ...]) -> CallRecord:
     return CallRecord(
@@ -190,14 +193,16 @@ class CallStore:
 
     def finished_among(self, keys: list[str]) -> dict[str, CallRecord]:
         """The finished calls (ok or refused) among `keys`, by key: a runner streaming its plan
-        asks for one batch at a time instead of holding every stored call."""
+        asks for one batch at a time instead of holding every stored call. Their `prompt` is
+        not read (None): the rows made from them do not need it, and it is the largest field."""
         out: dict[str, CallRecord] = {}
         for start in range(0, len(keys), LOOKUP_BATCH):
             batch = keys[start : start + LOOKUP_BATCH]
             marks = ",".join("?" * len(batch))
             with self._lock:
                 rows = self._db.execute(
-                    f"SELECT {COLUMNS} FROM calls WHERE status != 'error' AND key IN ({marks})",
+                    f"SELECT {ANSWER_COLUMNS} FROM calls WHERE status != 'error' "
+                    f"AND key IN ({marks})",
                     batch,
                 ).fetchall()
             out.update((r[0], _record(r)) for r in rows)

@@ -68,9 +68,18 @@ def _branches(protocol: Protocol) -> list[int | None]:
     return [0, 1] if protocol == "pointwise" else [None]
 
 
-def iter_instances(ds: Dataset, spec: PlanSpec) -> Iterator[Instance]:
-    """Every instance except Staging (which needs the judge's P answers first), built one at a
-    time in plan order: a runner streams them, so memory does not grow with the plan."""
+class _Question(NamedTuple):
+    item: AuditItem
+    probe: Probe
+    protocol: Protocol
+    cue: str
+    branch: int | None
+    context_order: str | None
+    order: str
+
+
+def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
+    """What the plan asks, in plan order, before any prompt is built."""
     for item in ds.items[: spec.limit]:
         for probe in spec.probes:
             if probe == "S" or not _asks(item, probe):
@@ -83,20 +92,27 @@ def iter_instances(ds: Dataset, spec: PlanSpec) -> Iterator[Instance]:
                         for ctx, order in presentations(
                             item, protocol, spec.orders, spec.seed, key
                         ):
-                            if probe == "J":
-                                yield j_instance(ds, item, protocol, cue, order, branch, ctx)
-                            elif probe == "P":
-                                assert branch is not None
-                                yield p_instance(ds, item, cue, order, branch)
-                            else:
-                                yield text_instance(
-                                    item, probe, protocol, cue, order, branch, None, ctx
-                                )
+                            yield _Question(item, probe, protocol, cue, branch, ctx, order)
+
+
+def iter_instances(ds: Dataset, spec: PlanSpec) -> Iterator[Instance]:
+    """Every instance except Staging (which needs the judge's P answers first), built one at a
+    time in plan order: a runner streams them, so memory does not grow with the plan."""
+    for q in _questions(ds, spec):
+        if q.probe == "J":
+            yield j_instance(ds, q.item, q.protocol, q.cue, q.order, q.branch, q.context_order)
+        elif q.probe == "P":
+            assert q.branch is not None
+            yield p_instance(ds, q.item, q.cue, q.order, q.branch)
+        else:
+            yield text_instance(
+                q.item, q.probe, q.protocol, q.cue, q.order, q.branch, None, q.context_order
+            )
 
 
 def count_instances(ds: Dataset, spec: PlanSpec) -> int:
-    """len(plan_instances(ds, spec)) without holding the plan."""
-    return sum(1 for _ in iter_instances(ds, spec))
+    """len(plan_instances(ds, spec)), counted without building a prompt."""
+    return sum(1 for _ in _questions(ds, spec))
 
 
 def plan_instances(ds: Dataset, spec: PlanSpec) -> list[Instance]:
