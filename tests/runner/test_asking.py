@@ -134,3 +134,41 @@ def test_a_failure_stops_the_stream_and_cancels_the_rest(
         assert 0 < len(store.records()) <= 5
     finally:
         store.close()
+
+
+def test_a_fatal_error_surfaces_before_the_slow_rows_ahead_of_it(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    """An authentication or quota failure must stop the run at once: not after the oldest
+    (slow) question finishes, and without sending the rest of the window meanwhile."""
+    import time
+
+    plan = plan_instances(load_dataset(tiny_dataset), PLAN)
+
+    class SlowThenFatal(Jittery):
+        async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+            Jittery.calls += 1
+            n = Jittery.calls
+            if n == 1:
+                await asyncio.sleep(2.0)
+            if n == 3:
+                raise FatalJudgeError("key revoked")
+            await asyncio.sleep(0.01)
+            return Reply('{"reasoning": "x", "pred": "R1"}')
+
+    store = CallStore(tmp_path / "calls.sqlite")
+    Jittery.calls = 0
+
+    async def collect() -> float:
+        asker = _asker(SlowThenFatal(), store, Progress(), concurrency=4)
+        start = time.perf_counter()
+        with pytest.raises(FatalJudgeError, match="key revoked"):
+            async for _ in asker.rows(plan):
+                pass
+        return time.perf_counter() - start
+
+    try:
+        assert asyncio.run(collect()) < 1.5
+        assert Jittery.calls <= 4 + 1  # the calls in flight when it failed, no more
+    finally:
+        store.close()

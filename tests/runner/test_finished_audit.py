@@ -132,3 +132,57 @@ def test_dry_run_counts_answers_already_in_the_store_without_touching_it(
     assert done["builtin:random"].startswith(f"{size} of {again['instances_per_judge']} ")
     assert done["builtin:first"].startswith("0 of ")
     assert store.read_bytes() == before
+
+
+def test_rerun_of_a_finished_audit_needs_no_start_up_check(
+    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model to load or a server to reach is not needed when nothing will be asked."""
+    out = tmp_path / "run"
+    execute(tiny_dataset, out, ["builtin:random"])
+    checked: list[str] = []
+
+    async def refuse(self: Runner, judge: object) -> None:
+        checked.append(str(judge))
+        raise AssertionError("start-up check on a finished audit")
+
+    monkeypatch.setattr(Runner, "_preflight", refuse)
+    _, again = execute(tiny_dataset, out, ["builtin:random"])
+    assert again.already_complete and checked == []
+
+
+def test_other_code_replays_the_plan(
+    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The version number is not bumped for every change that may change rows (a prompt, a
+    parser): a finished audit is trusted only by the code that finished it."""
+    out = tmp_path / "run"
+    execute(tiny_dataset, out, ["builtin:random"])
+    monkeypatch.setattr(run_module, "code_digest", lambda: "other code")
+    _, again = execute(tiny_dataset, out, ["builtin:random"])
+    assert not again.already_complete and again.calls_made == 0
+
+
+def test_a_killed_runs_temporary_rows_are_removed(tiny_dataset: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    execute(tiny_dataset, out, ["builtin:random"])
+    for name in (".results.jsonl.abc123.tmp", ".results.jsonl.def456.tmp"):
+        (out / name).write_text('{"half": ')
+    _, again = execute(tiny_dataset, out, ["builtin:random"])
+    assert again.already_complete
+    assert sorted(p.name for p in out.iterdir() if p.name.endswith(".tmp")) == []
+
+
+@pytest.mark.parametrize("name", ["run#2", "a?b", "p%41q"])
+def test_dry_run_reads_stores_whose_path_looks_like_uri_syntax(
+    tiny_dataset: Path, tmp_path: Path, name: str
+) -> None:
+    from paraudit.runner.run import dry_run
+
+    out = tmp_path / name
+    execute(tiny_dataset, out, ["builtin:random"], J_ONLY)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    plan = dry_run(RunConfig(tiny_dataset, ["builtin:random"], out, J_ONLY))
+    size = plan["instances_per_judge"]
+    assert plan["already_answered"]["builtin:random"].startswith(f"{size} of {size} ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no stray file made

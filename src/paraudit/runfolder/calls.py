@@ -141,7 +141,9 @@ class CallStore:
         if not path.is_file():
             return 0
         try:
-            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            # as_uri() escapes '#', '?' and '%' in the path, which a raw "file:" URI would read
+            # as its own syntax (and open, or create, another file).
+            db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
         except sqlite3.Error:
             return 0
         found = 0

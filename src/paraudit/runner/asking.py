@@ -53,13 +53,20 @@ class Progress:
 
 
 async def _oldest(
-    window: deque[tuple[Instance, asyncio.Future[Row]]],
+    window: deque[tuple[Instance, asyncio.Future[Row]]], stop: asyncio.Future[None]
 ) -> tuple[Instance, Row]:
-    """The oldest question's row. Shielded: when the run is cancelled (Ctrl-C), cancelling the
-    awaited task alone would free its slot for a queued call that starts before the rest of the
-    window is cancelled; instead the caller cancels the whole window at once."""
+    """The oldest question's row, or the failure of any question in the window (a fatal judge
+    error surfaces at once, not when its row reaches the front).
+
+    asyncio.wait does not cancel what it waits for: when the run is cancelled (Ctrl-C),
+    cancelling the awaited task alone would free its slot for a queued call that starts before
+    the rest of the window is cancelled; instead the caller cancels the whole window at once."""
     inst, done = window[0]
-    row = await asyncio.shield(done)
+    if not done.done():
+        await asyncio.wait((done, stop), return_when=asyncio.FIRST_COMPLETED)
+    if stop.done() and not done.done():
+        stop.result()  # raises the failure
+    row = done.result()
     window.popleft()
     return inst, row
 
@@ -92,22 +99,35 @@ class Asker:
         self.retry, self.parse_retries = retry, parse_retries
         self.progress, self.on_progress = progress, on_progress
         self._inflight: dict[str, asyncio.Future[CallRecord]] = {}
+        self._stop: asyncio.Future[None] | None = None
+        """Set with the first failure in the window: no call starts after it."""
 
     async def rows(self, instances: Iterable[Instance]) -> AsyncIterator[tuple[Instance, Row]]:
         """(instance, row) for every instance, in the order given."""
         window: deque[tuple[Instance, asyncio.Future[Row]]] = deque()
         ahead = max(LOOKUP, AHEAD_PER_SLOT * self.concurrency)
+        stop = self._stop = asyncio.get_running_loop().create_future()
+
+        def failed(task: asyncio.Future[Row]) -> None:
+            if task.cancelled() or stop.done():
+                return
+            error = task.exception()
+            if error is not None:
+                stop.set_exception(error)
+                stop.exception()  # retrieved here: the caller re-raises it (or the task's)
+
         try:
             for chunk in chunks(instances, LOOKUP):
                 keys = [call_key(self.judge, i.prompt, 0) for i in chunk]
                 stored = self.store.finished_among(keys)
                 for inst, key in zip(chunk, keys, strict=True):
                     task = asyncio.ensure_future(self._ask(inst, key, stored.get(key)))
+                    task.add_done_callback(failed)
                     window.append((inst, task))
                     while len(window) > ahead:
-                        yield await _oldest(window)
+                        yield await _oldest(window, stop)
             while window:
-                yield await _oldest(window)
+                yield await _oldest(window, stop)
         finally:
             for _, pending in window:  # a failure (or a fatal judge error) stops the rest
                 pending.cancel()
@@ -148,6 +168,8 @@ class Asker:
         self._inflight[key] = future
         try:
             async with self.sem:
+                if self._stop is not None and self._stop.done():
+                    raise asyncio.CancelledError  # another question failed: the stream ends
                 if self.progress.first_call_at is None:
                     self.progress.first_call_at = time.perf_counter()
                 tokens = estimated_tokens(inst) if self.limiter.tpm else 0.0

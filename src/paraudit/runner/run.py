@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import time
@@ -208,6 +209,9 @@ class Runner:
         out = self.cfg.out
         check_out(out)
         self._check_plan(ds)  # a plan of nothing is refused before the folder is made
+        finished = self._finished_before_start(ds, specs, loaded)
+        if finished is not None:
+            return finished
         # Each judge's start-up check (key, model, server) before anything is written: a typo
         # in a URL must not commit a new run folder to the broken spec.
         for judge in loaded.values():
@@ -235,11 +239,12 @@ class Runner:
                 if "started_at" in old and got.history[-1]["event"] == "extended":
                     record["started_at"] = old["started_at"]
                 write_run_json(out, {**record, "history": got.history})
+            remove_stale_rows(out)
             store = CallStore(out / CALLS)
             try:
                 key = run_key(got.spec, self.cfg.plan, judges)
                 done = finished_audit(store, out, key)
-                if done is not None:
+                if done is not None:  # e.g. --extend that adds nothing
                     return self._already_done(done, judges)
                 # Counted only now: a finished audit's rerun does not plan at all.
                 self.progress.total = count_instances(ds, self.cfg.plan) * len(judges)
@@ -265,6 +270,31 @@ class Runner:
             finally:
                 store.close()
         return outcome
+
+    def _finished_before_start(
+        self, ds: Dataset, specs: list[JudgeSpec], loaded: dict[str, Judge]
+    ) -> RunOutcome | None:
+        """A rerun of a finished audit, found before any judge's start-up check (which may load
+        a model, need a key or call a server): nothing is asked, so nothing needs them."""
+        out = self.cfg.out
+        old = read_run_json(out) if out.is_dir() else None
+        if not old or "spec" not in old:
+            return None
+        asked = run_spec(ds, self.cfg, specs)
+        if RunSpec.from_dict(old["spec"]) != asked:
+            return None  # a new, extended or refused run: claim() decides, after the checks
+        judges = [loaded[label] for label in asked.judges]
+        with RunLock(out):
+            remove_stale_rows(out)
+            store = CallStore(out / CALLS)
+            try:
+                done = finished_audit(store, out, run_key(asked, self.cfg.plan, judges))
+            finally:
+                store.close()
+        if done is None:
+            return None
+        self.spec = asked
+        return self._already_done(done, judges)
 
     def _already_done(self, done: Completion, judges: list[Judge]) -> RunOutcome:
         self.progress.total = self.progress.done = done.rows
@@ -315,13 +345,26 @@ class RunOutcome:
         return cls(made.table, made.statuses, made.last_error, 0, already_complete)
 
 
+@functools.cache
+def code_digest() -> str:
+    """sha256 of paraudit's own source files. Any change to the code (prompts, planning,
+    parsing, a built-in judge) may change rows, and the version number is not bumped for each,
+    so a finished audit is trusted only by the code that finished it; other code replays the
+    plan from the store (no call is repeated)."""
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def run_key(spec: RunSpec, plan: PlanSpec, judges: list[Judge]) -> str:
     """The identity of an audit's rows: its spec and plan, each judge's identity and
-    output-changing parameters, and the paraudit version (a new version may ask or parse
-    differently, so it replays the plan instead of trusting the old record)."""
+    output-changing parameters, the paraudit version and its code (code_digest)."""
     blob = json.dumps(
         {
             "paraudit": __version__,
+            "code": code_digest(),
             "spec": spec.as_dict(),
             "plan": asdict(plan),
             "judges": [[j.judge_spec.head, j.params()] for j in judges],
@@ -330,6 +373,13 @@ def run_key(spec: RunSpec, plan: PlanSpec, judges: list[Judge]) -> str:
         default=str,
     )
     return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def remove_stale_rows(out: Path) -> None:
+    """Delete RowWriter files left by a run that was killed (-9, out of memory): at a million
+    rows each is a hidden gigabyte. Called under the folder's lock, so none is in use."""
+    for stale in out.glob(f".{RESULTS}.*.tmp"):
+        stale.unlink()
 
 
 def finished_audit(store: CallStore, out: Path, key: str) -> Completion | None:
