@@ -65,3 +65,29 @@ def test_the_registry_keeps_the_parsed_spec() -> None:
     assert j.label == "builtin:random?seed=4"
     assert j.params() == {"seed": "4"}  # harness options stay out of the cache key
     assert j.describe()["label"] == j.label
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("builtin:random?sed=3", "builtin:random has no option 'sed'"),
+        ("builtin:random?sed=3", "did you mean 'seed'?"),
+        ("builtin:first?seed=3", "builtin:first has no option 'seed'"),
+        ("builtin:prosody?dealy=0.1", "did you mean 'delay'?"),
+    ],
+)
+def test_an_option_a_judge_would_ignore_is_refused(spec: str, message: str) -> None:
+    """A typo would otherwise run with the default and label the rows as if applied."""
+    with pytest.raises(ParauditError) as e:
+        load_judge(spec)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_options_every_judge_takes_and_hosted_pass_through() -> None:
+    # Runner options (rate limits, timeout) are taken by every judge.
+    assert load_judge("builtin:first?rpm=600&tpm=100000&timeout=30").label == "builtin:first"
+    assert load_judge("builtin:random?seed=2&calllog=/dev/null").label == "builtin:random?seed=2"
+    # Hosted judges forward unknown options to the provider (e.g. a new API parameter).
+    from paraudit.judges.openai_backend import OpenAIJudge
+
+    assert OpenAIJudge.accepts is None

@@ -50,10 +50,20 @@ class FatalJudgeError(ParauditError):
     """A call failed in a way retrying cannot fix (authentication, bad request): stop the run."""
 
 
+# Options the runner itself reads for any judge (rate limits, the per-call timeout).
+RUNNER_OPTIONS = frozenset({"rpm", "tpm", "timeout"})
+# The built-in judges' test hooks (common to all of them).
+BUILTIN_HOOKS = frozenset({"delay", "burn", "calllog", "fail_rate", "fail_times"})
+
+
 class Judge(ABC):
     """A judge backend. Subclasses are built from a spec string by the registry."""
 
     capabilities = Capabilities()
+    accepts: frozenset[str] | None = None
+    """The spec options this judge reads (besides RUNNER_OPTIONS); any other is refused as a
+    typo. None: not checked (hosted backends pass unknown options on to the provider's API,
+    third-party judges read what they like)."""
     reads_question = False
     """True: the runner passes each instance's structured `question` to `generate` (judges
     that answer from the question's data rather than only the prompt, e.g. the built-ins)."""

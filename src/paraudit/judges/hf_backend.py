@@ -52,6 +52,8 @@ def load_audio(path: Any, rate: int) -> tuple[np.ndarray, str]:
 
 
 class HFJudge(Judge):
+    accepts = frozenset({"device", "dtype", "batch_size", "max_tokens", "temperature", "seed"})
+
     def __init__(self, spec: str, s: Spec) -> None:
         super().__init__(spec, s.options)
         for module, extra in (("torch", "hf"), ("transformers", "hf")):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 
 from paraudit.errors import MissingExtraError, ParauditError
-from paraudit.judges.base import Judge
+from paraudit.judges.base import RUNNER_OPTIONS, Judge
 from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 
 
@@ -108,7 +108,22 @@ def load_judge(spec: str | JudgeSpec) -> Judge:
     s = spec if isinstance(spec, JudgeSpec) else parse_judge_spec(spec)
     judge = _make(s)
     judge.judge_spec = s
+    check_options(judge, s)
     return judge
+
+
+def check_options(judge: Judge, s: JudgeSpec) -> None:
+    """Refuse an option the judge would silently ignore (a typo such as `sed=3` would otherwise
+    run with the default and label the rows as if it had been applied)."""
+    if judge.accepts is None:
+        return
+    takes = sorted(judge.accepts | RUNNER_OPTIONS)
+    for name in s.options:
+        if name not in takes:
+            raise ParauditError(
+                f"{s.head} has no option '{name}' (it takes: {', '.join(takes)})"
+                + _did_you_mean(name, takes)
+            )
 
 
 def _make(s: JudgeSpec) -> Judge:

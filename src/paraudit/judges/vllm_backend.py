@@ -48,6 +48,19 @@ def vllm_messages(prompt: Prompt) -> tuple[list[dict[str, Any]], tuple[str, ...]
 
 
 class VLLMJudge(Judge):
+    accepts = frozenset(
+        {
+            "limit_audio",
+            "max_model_len",
+            "gpu_memory_utilization",
+            "batch_size",
+            "temperature",
+            "top_p",
+            "seed",
+            "max_tokens",
+        }
+    )
+
     def __init__(self, spec: str, s: Spec) -> None:
         super().__init__(spec, s.options)
         try:

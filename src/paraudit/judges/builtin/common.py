@@ -12,7 +12,7 @@ import json
 import time
 from pathlib import Path
 
-from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.judges.base import BUILTIN_HOOKS, FatalJudgeError, Judge, JudgeError, Reply
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
 
@@ -29,6 +29,7 @@ def prompt_hash(prompt: Prompt, sample: int, salt: str = "") -> bytes:
 
 
 class BuiltinJudge(Judge):
+    accepts = BUILTIN_HOOKS
     """Options every builtin understands (they exist to exercise the runner):
     delay=SECONDS per call (waiting, as for a remote model); burn=SECONDS of busy CPU per call
     (computing, as for a local model); calllog=PATH appends one line per call made;
