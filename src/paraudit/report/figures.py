@@ -65,7 +65,8 @@ def state_bars(summary: dict[str, Any], out: Path) -> str | None:
     chance = _at_chance(summary)
     tasks = sorted({s["task"] for s in rows})
     fig, axes = plt.subplots(
-        1, len(tasks), figsize=(4.6 * len(tasks), 0.45 * len(summary["judges"]) + 2.2),
+        # Wide panels: the judge names (with n and "at chance") take half of each.
+        1, len(tasks), figsize=(6.8 * len(tasks), 0.45 * len(summary["judges"]) + 2.4),
         squeeze=False,
     )  # fmt: skip
     for ax, task in zip(axes[0], tasks, strict=True):
@@ -81,7 +82,8 @@ def state_bars(summary: dict[str, Any], out: Path) -> str | None:
             ax.barh(names, vals, left=left, color=GROUP_COLOURS[g], label=g)
             left += vals
         ax.set_xlim(0, 1)
-        ax.set_title(f"{task} (pointwise, all cues, order-consistent)")
+        # Two lines: on one, the titles of neighbouring panels ran into each other.
+        ax.set_title(f"{task}\npointwise, all cues, order-consistent", fontsize=10)
         ax.set_xlabel("share of (item, branch, cue) units · n = items")
     axes[0][-1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
     fig.tight_layout()
