@@ -94,7 +94,8 @@ def test_result_row_is_frozen() -> None:
 
 
 def test_row_writer_commits_atomically_and_hashes_what_it_wrote(tmp_path: Path) -> None:
-    from paraudit.runfolder.rows import RowWriter, file_sha256
+    from paraudit.items.dataset import sha256_file
+    from paraudit.runfolder.rows import RowWriter
 
     write_rows(tmp_path, [row()])
     old = (tmp_path / RESULTS).read_bytes()
@@ -109,7 +110,7 @@ def test_row_writer_commits_atomically_and_hashes_what_it_wrote(tmp_path: Path) 
             out.write(row(item_id=f"i{i}"))
         assert (tmp_path / RESULTS).read_bytes() == old  # nothing visible before commit
     assert out.rows == 3 and out.size == (tmp_path / RESULTS).stat().st_size
-    assert out.sha256 == file_sha256(tmp_path / RESULTS)
+    assert out.sha256 == sha256_file(tmp_path / RESULTS)
 
 
 def test_row_writer_refuses_a_row_outside_the_contract(tmp_path: Path) -> None:

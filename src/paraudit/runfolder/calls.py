@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,6 +95,14 @@ class Completion:
 # A batch of keys looked up at once stays well below SQLite's limit on bound parameters.
 LOOKUP_BATCH = 500
 
+
+def _batches(keys: list[str]) -> Iterator[tuple[list[str], str]]:
+    """The keys in batches of LOOKUP_BATCH, each with its "?,?,…" placeholders for IN (…)."""
+    for start in range(0, len(keys), LOOKUP_BATCH):
+        batch = keys[start : start + LOOKUP_BATCH]
+        yield batch, ",".join("?" * len(batch))
+
+
 COLUMNS = (
     "key, judge, status, raw, reason, latency_s, attempts, usage, audio_sha, prompt, finished_at"
 )
@@ -149,9 +157,7 @@ class CallStore:
         found = 0
         try:
             for keys in keys_batches:
-                for start in range(0, len(keys), LOOKUP_BATCH):
-                    batch = keys[start : start + LOOKUP_BATCH]
-                    marks = ",".join("?" * len(batch))
+                for batch, marks in _batches(keys):
                     found += db.execute(
                         f"SELECT count(*) FROM calls WHERE status != 'error' AND key IN ({marks})",
                         batch,
@@ -198,9 +204,7 @@ class CallStore:
         asks for one batch at a time instead of holding every stored call. Their `prompt` is
         not read (None): the rows made from them do not need it, and it is the largest field."""
         out: dict[str, CallRecord] = {}
-        for start in range(0, len(keys), LOOKUP_BATCH):
-            batch = keys[start : start + LOOKUP_BATCH]
-            marks = ",".join("?" * len(batch))
+        for batch, marks in _batches(keys):
             with self._lock:
                 rows = self._db.execute(
                     f"SELECT {ANSWER_COLUMNS} FROM calls WHERE status != 'error' "

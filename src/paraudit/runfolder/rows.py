@@ -159,15 +159,6 @@ class RowWriter:
             self.commit()
 
 
-def file_sha256(path: Path) -> str:
-    """sha256 of a file's bytes, read in blocks."""
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def write_rows(run_dir: Path, rows: Iterable[dict[str, Any]] | Iterable[ResultRow]) -> Path:
     """Write results.jsonl atomically (see RowWriter)."""
     with RowWriter(run_dir) as out:

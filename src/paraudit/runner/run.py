@@ -14,7 +14,7 @@ from typing import Any
 
 from paraudit import __version__
 from paraudit.errors import ParauditError
-from paraudit.items.dataset import Dataset, load_dataset
+from paraudit.items.dataset import Dataset, load_dataset, sha256_file
 from paraudit.items.validate import dataset_errors
 from paraudit.judges.base import FatalJudgeError, Judge
 from paraudit.judges.prices import Price, estimate, load_prices
@@ -31,7 +31,7 @@ from paraudit.runfolder import (
     write_run_json,
 )
 from paraudit.runfolder.calls import Completion
-from paraudit.runfolder.rows import RowWriter, file_sha256
+from paraudit.runfolder.rows import RowWriter
 from paraudit.runner.asking import LOOKUP, Asker, Progress, chunks
 from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key
 from paraudit.runner.checks import (
@@ -394,7 +394,7 @@ def finished_audit(store: CallStore, out: Path, key: str) -> Completion | None:
             return None
     except OSError:
         return None
-    return done if file_sha256(path) == done.results_sha256 else None
+    return done if sha256_file(path) == done.results_sha256 else None
 
 
 def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:
@@ -450,7 +450,6 @@ def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str,
     }
     if store.is_file():
         out["already_answered"] = {
-            label: f"{n} of {size} (in {store}; a resume asks only the rest)"
-            for label, n in answered.items()
+            label: f"{n} of {size} (in {store}: not asked again)" for label, n in answered.items()
         }
     return out
