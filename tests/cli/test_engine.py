@@ -22,6 +22,8 @@ def test_ray_options_without_the_ray_engine_are_refused(tiny_dataset: Path, tmp_
     code, out = _run(*base, "--num-workers", "2", "--gpus-per-worker", "1")
     assert code == 1
     assert "--num-workers, --gpus-per-worker only apply to --engine ray" in out
+    code, out = _run(*base, "--no-ray-data")
+    assert code == 1 and "--ray-data/--no-ray-data only apply to --engine ray" in out
     code, out = _run(*base, "--engine", "spark")
     assert code == 1 and "--engine must be one of local, ray, not 'spark'" in out
     assert not (tmp_path / "r").exists()

@@ -21,6 +21,13 @@ def _cli(*args: str) -> tuple[int, str]:
     return r.exit_code, r.output
 
 
+def _rows(out: Path) -> list[dict[str, Any]]:
+    rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    for r in rows:
+        r.pop("latency_s")
+    return rows
+
+
 def test_run_on_ray_writes_the_run_folder(
     ray_cluster: Any, tiny_dataset: Path, tmp_path: Path
 ) -> None:
@@ -36,7 +43,16 @@ def test_run_on_ray_writes_the_run_folder(
         "num_workers": 2,
         "gpus_per_worker": 0.0,
         "cpus_per_worker": 1.0,
+        "ray_data": True,
     }
+    # --no-ray-data: every call through the judge's actor pool; the same rows.
+    again = tmp_path / "pool"
+    args[-1] = str(again)
+    code, text = _cli(*args, "--probes", "J", "--engine", "ray", "--no-ray-data")
+    assert code == 0, text
+    assert _rows(again) == _rows(out)
+    details = json.loads((again / "run.json").read_text())["judge_details"][0]
+    assert details["engine"]["ray_data"] is False
 
 
 def test_dry_run_on_ray_shows_the_cluster_and_a_calibrated_wall_time(
@@ -62,6 +78,7 @@ def test_dry_run_on_ray_shows_the_cluster_and_a_calibrated_wall_time(
     assert code == 0, out
     assert "Ray cluster: 1 node(s), 2 CPUs, 0 GPUs" in out
     assert "the cluster holds 2 such workers" in out
+    assert "calls: each judge's unanswered calls as a Ray Dataset" in out
     found = re.search(
         r"estimated wall time builtin:random\?delay=0.2: ([\d.,]+) s .*?(\d+) calls ×"
         r" ([\d.]+) s",

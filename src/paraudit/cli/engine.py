@@ -19,6 +19,7 @@ def open_engine(
     address: str | None = None,
     num_workers: int | None = None,
     gpus_per_worker: float | None = None,
+    ray_data: bool | None = None,
 ) -> AbstractContextManager[RayEngine | None]:
     """The engine the options ask for: None for local, else a RayEngine to enter."""
     if engine not in ENGINES:
@@ -30,6 +31,7 @@ def open_engine(
                 ("--ray-address", address),
                 ("--num-workers", num_workers),
                 ("--gpus-per-worker", gpus_per_worker),
+                ("--ray-data/--no-ray-data", ray_data),
             )
             if v is not None
         ]
@@ -41,6 +43,7 @@ def open_engine(
             address=address,
             num_workers=num_workers if num_workers is not None else 1,
             gpus_per_worker=gpus_per_worker if gpus_per_worker is not None else 0.0,
+            ray_data=ray_data if ray_data is not None else True,
         )
     )
 
@@ -57,6 +60,12 @@ def print_cluster(engine: RayEngine) -> None:
     console.print(
         f"pool per judge: {o.num_workers} worker(s) × ({o.cpus_per_worker:g} CPU, "
         f"{o.gpus_per_worker:g} GPU); the cluster holds {pool_capacity(engine)} such workers"
+    )
+    console.print(
+        "calls: each judge's unanswered calls as a Ray Dataset (judges with a rate limit: "
+        "call by call through the pool)"
+        if o.ray_data
+        else "calls: one by one through each judge's actor pool (--no-ray-data)"
     )
 
 

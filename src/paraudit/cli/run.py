@@ -84,7 +84,8 @@ def execute(cfg: RunConfig) -> RunOutcome:
                 task,
                 completed=p.done,
                 total=p.total,
-                description=f"unparsed {p.unparsed} · refused {p.refused} · errors {p.errors}",
+                description=p.note
+                or f"unparsed {p.unparsed} · refused {p.refused} · errors {p.errors}",
             )
 
         runner = Runner(cfg, update)
@@ -192,6 +193,12 @@ def run(
     ),
     num_workers: int | None = typer.Option(None, min=1, help="Ray workers per judge."),
     gpus_per_worker: float | None = typer.Option(None, min=0, help="GPUs per Ray worker."),
+    ray_data: bool | None = typer.Option(
+        None,
+        "--ray-data/--no-ray-data",
+        help="Ray: make each judge's unanswered calls as a Ray Dataset (default), or send "
+        "every call to the judge's actor pool.",
+    ),
 ) -> None:
     """Put every counterfactual question to each judge; a rerun resumes."""
     if orders not in ("both", "one"):
@@ -225,7 +232,7 @@ def run(
         RetryPolicy(max_attempts=max_attempts, timeout_s=timeout),
         extend=extend,
     )
-    with open_engine(engine, ray_address, num_workers, gpus_per_worker) as cluster:
+    with open_engine(engine, ray_address, num_workers, gpus_per_worker, ray_data) as cluster:
         if cluster is not None:
             cfg.judge_loader = cluster.load_judge
         if dry:

@@ -16,16 +16,21 @@ attempt, and the retried answer is written once.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from paraudit.engines.ray_data import answer_with_ray_data
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec
+from paraudit.protocols.instances import Instance
 from paraudit.protocols.parts import Prompt
+from paraudit.runfolder import CallRecord, CallStore
+from paraudit.runner.asking import BulkSettings, Progress
 
 READY_TIMEOUT_S = 1800.0
 """How long a pool may take to start (a large vLLM model loads in minutes, not hours)."""
@@ -50,6 +55,9 @@ class RayOptions:
     cpus_per_worker: float = 1.0
     max_restarts: int = 3
     """How often Ray restarts a dead worker before its pool gives up on it."""
+    ray_data: bool = True
+    """Make each phase's unanswered calls as a Ray Dataset (engines.ray_data) when the judge
+    has no rate limit; False: every call goes through the judge's actor pool."""
 
     def __post_init__(self) -> None:
         if self.num_workers < 1:
@@ -87,6 +95,8 @@ class RayJudge(Judge):
         self.reads_question = bool(getattr(inner, "reads_question", False))
         self._slots: list[_Slot] = []
         self._watchers: set[asyncio.Task[None]] = set()
+        self._dataset: Any = None
+        """The dataset the pool calibrates on when it starts after a bulk pass."""
 
     # -- identity: the real judge's, so cache keys and run.json match a local run -------------
     def params(self) -> dict[str, Any]:
@@ -101,6 +111,7 @@ class RayJudge(Judge):
                 "num_workers": o.num_workers,
                 "gpus_per_worker": o.gpus_per_worker,
                 "cpus_per_worker": o.cpus_per_worker,
+                "ray_data": o.ray_data,
             },
         }
 
@@ -131,13 +142,41 @@ class RayJudge(Judge):
         for slot, pid in zip(self._slots, pids, strict=True):
             slot.pid = pid
 
+    async def answer_ahead(
+        self,
+        dataset: Any,
+        instances: Iterable[Instance],
+        store: CallStore,
+        settings: BulkSettings,
+        progress: Progress,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> dict[str, CallRecord] | None:
+        """The runner's bulk pass for one phase (engines.ray_data): the phase's unanswered
+        calls made on Ray Data and stored; the failed calls' records. None when this engine
+        does not answer in bulk (the runner then calibrates this proxy's pool as usual)."""
+        if not self.engine.options.ray_data:
+            return None
+        self._dataset = dataset
+        o = self.engine.options
+        pool: dict[str, Any] = {"concurrency": o.num_workers, "num_cpus": o.cpus_per_worker}
+        if o.gpus_per_worker:
+            pool["num_gpus"] = o.gpus_per_worker
+        return answer_with_ray_data(
+            self.engine.ray,
+            self.inner,
+            _root(dataset),
+            instances,
+            store,
+            settings,
+            pool,
+            progress,
+            on_progress,
+        )
+
     def start(self, dataset: Any) -> None:
         if self._slots:
             return
-        # Workers load the dataset from its folder (small to send, and a check that every
-        # node sees the clips): the same folder the driver's runner calibrates on.
-        root = getattr(dataset, "root", None)
-        root = Path(root).resolve() if root is not None else None
+        root = _root(dataset)
         self._slots = [
             _Slot(self.engine.worker_class.remote(self.spec, root))
             for _ in range(self.engine.options.num_workers)
@@ -191,7 +230,9 @@ class RayJudge(Judge):
     # -- calls ------------------------------------------------------------------------------
     async def generate(self, prompt: Prompt, *, sample: int = 0, question: Any = None) -> Reply:
         if not self._slots:
-            self.start(None)  # a runner that never calibrates: workers load on first call
+            # After a bulk pass (a call it left, e.g. one whose stored answer failed to parse
+            # in an earlier run), or a runner that never calibrates: workers load now.
+            self.start(self._dataset)
         ray = self.engine.ray
         slot = await self._pick()
         slot.inflight += 1
@@ -216,6 +257,13 @@ class RayJudge(Judge):
             raise
         finally:
             slot.inflight -= 1
+
+
+def _root(dataset: Any) -> Path | None:
+    """Workers load the dataset from its folder (small to send, and a check that every node
+    sees the clips): the same folder the driver's runner calibrates on."""
+    root = getattr(dataset, "root", None)
+    return Path(root).resolve() if root is not None else None
 
 
 @dataclass

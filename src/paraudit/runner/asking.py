@@ -38,6 +38,25 @@ LOOKUP = 512
 AHEAD_PER_SLOT = 8
 
 
+CALLS_PER_SLOT = 4
+"""A bulk pass's calls per chunk, per call a worker may have in flight: a chunk keeps a worker
+busy while the next is sent, and a killed worker loses little work."""
+MIN_CHUNK = 16
+
+
+@dataclass(frozen=True)
+class BulkSettings:
+    """What an engine's bulk pass (engines.ray_data) needs of the run's settings."""
+
+    concurrency: int
+    retry: RetryPolicy
+    parse_retries: int
+
+    @property
+    def chunk_size(self) -> int:
+        return max(MIN_CHUNK, CALLS_PER_SLOT * self.concurrency)
+
+
 @dataclass
 class Progress:
     total: int = 0
@@ -50,6 +69,8 @@ class Progress:
     """perf_counter() when the first judge call started (None: no call made)."""
     last_call_at: float | None = None
     """perf_counter() when the last judge call finished."""
+    note: str = ""
+    """What the run is doing besides answering rows (an engine's bulk pass), for a progress bar."""
 
 
 async def _oldest(
@@ -99,6 +120,10 @@ class Asker:
         self.retry, self.parse_retries = retry, parse_retries
         self.progress, self.on_progress = progress, on_progress
         self._inflight: dict[str, asyncio.Future[CallRecord]] = {}
+        self.answered: dict[str, CallRecord] = {}
+        """Calls already made in this run whose records the store's lookups do not return
+        (failed ones: a store lookup finds only finished calls), e.g. by an engine's bulk pass:
+        used as they are, like a failed call this Asker made itself."""
         self._stop: asyncio.Future[None] | None = None
         """Set with the first failure in the window: no call starts after it."""
 
@@ -161,6 +186,8 @@ class Asker:
         transcript-only control for both branches) are paid for once."""
         if key in self._inflight:
             return await self._inflight[key]
+        if key in self.answered:
+            return self.answered[key]
         done = self.store.finished_among([key]).get(key)
         if done is not None:
             return done
@@ -178,24 +205,7 @@ class Asker:
                 )
             self.progress.calls_made += 1
             self.progress.last_call_at = time.perf_counter()
-            audio = (
-                list(out.sent_audio_sha256)
-                if out.sent_audio_sha256 is not None
-                else [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
-            )
-            record = CallRecord(
-                key=key,
-                judge=self.judge.label,
-                status=out.status,
-                raw=out.raw,
-                reason=out.reason,
-                latency_s=out.latency_s,
-                attempts=out.attempts,
-                usage=out.usage,
-                audio_sent=audio,
-                prompt=prompt_record(inst.prompt),
-                finished_at=time.time(),
-            )
+            record = call_record(self.judge.label, key, inst, out)
             self.store.put(record)
             future.set_result(record)
             return record
@@ -208,6 +218,33 @@ class Asker:
 
 
 Row = dict[str, Any]
+
+
+def call_record(judge: str, key: str, inst: Instance, out: CallOutcome) -> CallRecord:
+    """What calls.sqlite keeps of one call (made here or by an engine's worker)."""
+    audio = (
+        list(out.sent_audio_sha256)
+        if out.sent_audio_sha256 is not None
+        else [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
+    )
+    return CallRecord(
+        key=key,
+        judge=judge,
+        status=out.status,
+        raw=out.raw,
+        reason=out.reason,
+        latency_s=out.latency_s,
+        attempts=out.attempts,
+        usage=out.usage,
+        audio_sent=audio,
+        prompt=prompt_record(inst.prompt),
+        finished_at=time.time(),
+    )
+
+
+def unparsed(inst: Instance, stored: CallRecord) -> bool:
+    """An answered call whose reply the parser cannot read (--parse-retries asks again)."""
+    return stored.status == "ok" and parse_answer(inst.question, stored.raw or "").pred is None
 
 
 def result_row(judge: Judge, inst: Instance, key: str, stored: CallRecord, sample: int) -> Row:

@@ -7,7 +7,7 @@ import functools
 import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,9 +20,11 @@ from paraudit.judges.base import FatalJudgeError, Judge
 from paraudit.judges.prices import Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec
+from paraudit.protocols.instances import Instance
 from paraudit.runfolder import (
     CALLS,
     RESULTS,
+    CallRecord,
     CallStore,
     RunLock,
     RunSpec,
@@ -32,7 +34,7 @@ from paraudit.runfolder import (
 )
 from paraudit.runfolder.calls import Completion
 from paraudit.runfolder.rows import RowWriter
-from paraudit.runner.asking import LOOKUP, Asker, Progress, chunks
+from paraudit.runner.asking import LOOKUP, Asker, BulkSettings, Progress, chunks
 from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key
 from paraudit.runner.checks import (
     audio_seconds,
@@ -104,12 +106,28 @@ class Runner:
             check_capabilities(judge, iter_instances(ds, plan))
         if judge not in self._checked:  # judges --extend brings back from run.json
             await self._preflight(judge)
-        judge.calibrate(ds)
         # Per-judge limits in the spec (?rpm=…&tpm=…) override the run-wide --rpm.
         js = judge.judge_spec
         rpm = js.harness_float("rpm") or self.cfg.rpm
         tpm = js.harness_float("tpm")
         check_token_budget(judge.label, tpm, iter_instances(ds, plan))
+        # An engine that answers a phase's calls in bulk (Ray Data) does it before the phase is
+        # asked; its workers calibrate their own judges. A judge with a rate limit is asked
+        # call by call here, where the limit holds for every worker at once.
+        ahead = None if rpm or tpm else getattr(judge, "answer_ahead", None)
+        bulk = BulkSettings(self.cfg.concurrency, self.cfg.retry, self.cfg.parse_retries)
+
+        async def answer_ahead(instances: Iterable[Instance]) -> dict[str, CallRecord] | None:
+            if ahead is None:
+                return None
+            done: dict[str, CallRecord] | None = await ahead(
+                ds, instances, store, bulk, self.progress, self.on_progress
+            )
+            return done
+
+        failed = await answer_ahead(iter_instances(ds, plan))
+        if failed is None:
+            judge.calibrate(ds)
         asker = Asker(
             judge,
             store,
@@ -120,6 +138,7 @@ class Runner:
             progress=self.progress,
             on_progress=self.on_progress,
         )
+        asker.answered.update(failed or {})
         last_error: str | None = None
         # The judge's perception answers, which Staging asks about: one per (item, branch,
         # cue), from whichever order ran (the "ab" one when both did).
@@ -133,6 +152,7 @@ class Runner:
                     preds[k] = p_labels(inst, row["pred"], own)
         check_token_budget(judge.label, tpm, iter_staging(ds, plan, preds))
         self.progress.total += sum(1 for _ in iter_staging(ds, plan, preds))
+        asker.answered = await answer_ahead(iter_staging(ds, plan, preds)) or {}
         async for _, row in asker.rows(iter_staging(ds, plan, preds)):
             last_error = self._keep(row, out, tally) or last_error
         await release(judge)

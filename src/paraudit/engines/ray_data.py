@@ -1,0 +1,212 @@
+"""`--engine ray`'s bulk pass: a judge's unanswered planned calls as a Ray Dataset.
+
+Before the runner asks a judge one phase of its plan (every question but Staging, then
+Staging), the driver streams that phase's plan, keeps the calls `calls.sqlite` has not answered
+(each identical prompt once), packs them into chunks in Ray's object store and builds a Ray
+Dataset of chunk numbers. `map_batches` sends the chunks to a pool of actors (`BulkCaller`, one
+judge instance each, loaded and calibrated once per pass), which answer each chunk's calls
+concurrently (a batching judge batches them), re-ask unparsable replies up to --parse-retries
+and return the call records. The driver stays the single writer: it stores each record as it
+streams back and skips one the store already holds. The runner then asks the phase as on the
+local engine and finds every answer in the store, so rows, keys, resume and `--extend` are
+those of a local run.
+
+Faults: Ray Data restarts a dead actor and runs its chunk again (its defaults for actor pools:
+max_restarts=-1, max_task_retries=-1); a chunk's records reach the driver only from the run that
+finished, so a call lost with a killed worker is made again and stored once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from paraudit.errors import ParauditError
+from paraudit.judges.base import FatalJudgeError, Judge
+from paraudit.protocols.instances import Instance
+from paraudit.runfolder import CallRecord, CallStore
+from paraudit.runner.asking import (
+    LOOKUP,
+    BulkSettings,
+    Progress,
+    call_record,
+    chunks,
+    unparsed,
+)
+from paraudit.runner.calls import RateLimiter, call_key, call_with_retries
+
+Pending = tuple[str, Instance, int]
+"""(key, instance, sample): a call to make, and the first sample it is for."""
+
+
+def pending_calls(
+    judge: Judge, instances: Iterable[Instance], store: CallStore, parse_retries: int
+) -> Iterator[Pending]:
+    """The calls a phase still needs, in plan order, each key once. A question whose stored
+    answer is unparsable continues at the first sample the store lacks (a resume with
+    --parse-retries)."""
+    seen: set[str] = set()
+    for part in chunks(instances, LOOKUP):
+        keys = [call_key(judge, i.prompt, 0) for i in part]
+        stored = store.finished_among(keys)
+        for inst, key in zip(part, keys, strict=True):
+            if key in seen:
+                continue  # an identical prompt already planned: paid for once
+            seen.add(key)
+            rec = stored.get(key)
+            if rec is None:
+                yield key, inst, 0
+                continue
+            for sample in range(1, parse_retries + 1):
+                if not unparsed(inst, rec):
+                    break
+                k = call_key(judge, inst.prompt, sample)
+                found = store.finished_among([k]).get(k)
+                if found is None:
+                    yield k, inst, sample
+                    break
+                rec = found
+
+
+class BulkCaller:
+    """The Ray Data actor: one judge (through `JudgeWorker`: loaded once, calibrated on the
+    dataset folder), answering the chunks whose numbers it is given."""
+
+    def __init__(
+        self, spec: str, dataset_root: Path | None, chunks: list[Any], settings: BulkSettings
+    ) -> None:
+        from paraudit.engines.ray_worker import JudgeWorker
+
+        self.worker = JudgeWorker(spec, dataset_root)
+        self.chunks = chunks  # ObjectRefs, fetched one chunk at a time
+        self.settings = settings
+        self.loop = asyncio.new_event_loop()
+
+    def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        import ray
+
+        out: list[str] = []
+        for number in batch["chunk"]:
+            pending: list[Pending] = ray.get(self.chunks[int(number)])
+            out += self.loop.run_until_complete(self._answer(pending))
+        return {"record": np.array(out, dtype=object)}
+
+    async def _answer(self, pending: list[Pending]) -> list[str]:
+        fatal: list[str] = []
+        try:
+            await self.worker.ready()
+            judge = self.worker.judge
+            assert judge is not None
+            sem = asyncio.Semaphore(self.settings.concurrency)
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(self._ask(judge, sem, *p)) for p in pending]
+        except* ParauditError as failed:  # FatalJudgeError included: the run must stop
+            fatal.append(str(failed.exceptions[0]))
+        if fatal:
+            return [json.dumps({"fatal": fatal[0]})]
+        return [json.dumps(asdict(r)) for t in tasks for r in t.result()]
+
+    async def _ask(
+        self, judge: Judge, sem: asyncio.Semaphore, key: str, inst: Instance, first: int
+    ) -> list[CallRecord]:
+        """The call for `key`, and the next samples while the reply stays unparsable, as the
+        local runner asks them (runner.asking.Asker._ask)."""
+        made: list[CallRecord] = []
+        limiter = RateLimiter(None, None)  # judges with limits are not asked in bulk
+        for sample in range(first, self.settings.parse_retries + 1):
+            if sample != first:
+                key = call_key(judge, inst.prompt, sample)
+            async with sem:
+                out = await call_with_retries(
+                    judge, inst.prompt, sample, limiter, self.settings.retry, 0.0, inst.question
+                )
+            made.append(call_record(judge.label, key, inst, out))
+            if not unparsed(inst, made[-1]):
+                break
+        return made
+
+
+def answer_with_ray_data(
+    ray: Any,
+    judge: Judge,
+    dataset_root: Path | None,
+    instances: Iterable[Instance],
+    store: CallStore,
+    settings: BulkSettings,
+    pool: dict[str, Any],
+    progress: Progress,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> dict[str, CallRecord]:
+    """Make a phase's unanswered calls on Ray Data and store them; the failed calls' records
+    (the store's lookups return only finished ones), for the runner to use as they are.
+
+    `pool`: the actors' size (concurrency, num_cpus, num_gpus) for map_batches."""
+    refs: list[Any] = []
+    chunk: list[Pending] = []
+    for p in pending_calls(judge, instances, store, settings.parse_retries):
+        chunk.append(p)
+        if len(chunk) == settings.chunk_size:
+            refs.append(ray.put(chunk))
+            chunk = []
+    if chunk:
+        refs.append(ray.put(chunk))
+    if not refs:
+        return {}
+    quiet_ray_data(ray)
+    # No more workers than chunks: a worker with nothing to do would still load the model.
+    pool = {**pool, "concurrency": min(int(pool.get("concurrency", 1)), len(refs))}
+    calls = ray.data.from_items(
+        [{"chunk": i} for i in range(len(refs))], override_num_blocks=len(refs)
+    ).map_batches(
+        BulkCaller,
+        fn_constructor_kwargs={
+            "spec": judge.spec,
+            "dataset_root": dataset_root,
+            "chunks": refs,
+            "settings": settings,
+        },
+        batch_size=1,
+        batch_format="numpy",
+        **pool,
+    )
+    failed: dict[str, CallRecord] = {}
+    answered = 0
+    for batch in calls.iter_batches(batch_size=None, batch_format="numpy"):
+        records = [json.loads(text) for text in batch["record"]]
+        for r in records:
+            if "fatal" in r:
+                raise FatalJudgeError(r["fatal"])
+        made = [CallRecord(**r) for r in records]
+        already = store.finished_among([r.key for r in made])
+        for rec in made:
+            if rec.key in already:
+                continue  # stored by an earlier chunk or run: written once
+            store.put(rec)
+            if rec.status == "error":
+                failed[rec.key] = rec
+        now = time.perf_counter()
+        if progress.first_call_at is None:
+            progress.first_call_at = now
+        progress.last_call_at = now
+        progress.calls_made += len(made)
+        answered += len(made)
+        progress.note = f"{judge.label}: {answered} calls answered on Ray Data"
+        if on_progress:
+            on_progress(progress)
+    progress.note = ""
+    return failed
+
+
+def quiet_ray_data(ray: Any) -> None:
+    """No Ray Data progress bars over the runner's own."""
+    ctx = ray.data.DataContext.get_current()
+    ctx.enable_progress_bars = False
+    if hasattr(ctx, "print_on_execution_start"):
+        ctx.print_on_execution_start = False

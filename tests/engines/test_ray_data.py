@@ -1,0 +1,242 @@
+"""The Ray engine's bulk pass (Ray Data): what it asks, what it stores, faults survived."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paraudit.engines.ray_data import BulkCaller, answer_with_ray_data, pending_calls
+from paraudit.engines.ray_engine import RayEngine, RayOptions
+from paraudit.errors import ParauditError
+from paraudit.items.dataset import load_dataset
+from paraudit.judges import registry
+from paraudit.judges.base import FatalJudgeError, Judge, Reply
+from paraudit.judges.registry import load_judge
+from paraudit.protocols.parts import Prompt
+from paraudit.runfolder import CallStore
+from paraudit.runner.asking import BulkSettings, Progress, call_record
+from paraudit.runner.calls import CallOutcome, RetryPolicy, call_key
+from paraudit.runner.plan import PlanSpec, iter_instances
+from paraudit.runner.run import RunConfig, Runner
+
+PLAN = PlanSpec(probes=("J", "O"), protocols=("pointwise", "pairwise"), cues=("none", "hard"))
+SETTINGS = BulkSettings(concurrency=4, retry=RetryPolicy(), parse_retries=2)
+
+
+def _rows(out: Path) -> list[dict[str, Any]]:
+    rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    for r in rows:
+        r.pop("latency_s")
+    return rows
+
+
+def _keys(out: Path) -> list[str]:
+    db = sqlite3.connect(out / "calls.sqlite")
+    return [k for (k,) in db.execute("SELECT key FROM calls")]
+
+
+def _run(cfg: RunConfig, engine: RayEngine | None = None, on_progress: Any = None) -> Runner:
+    if engine is not None:
+        cfg.judge_loader = engine.load_judge
+    runner = Runner(cfg, on_progress)
+    asyncio.run(runner.run())
+    return runner
+
+
+class Junk(Judge):
+    """Replies junk to samples 0 and 1, a valid answer from sample 2 on."""
+
+    reads_question = False
+
+    async def generate(self, prompt: Prompt, *, sample: int = 0) -> Reply:
+        return Reply("no idea" if sample < 2 else '{"reasoning": "x", "pred": "R1"}')
+
+
+class _EP:
+    def load(self) -> type[Judge]:
+        return Junk
+
+
+@pytest.fixture
+def junk(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(registry, "_third_party", lambda: {"junk": _EP()})
+    return "junk:v1"
+
+
+def test_pending_calls_skip_stored_answers_and_repeated_prompts(
+    starter_small: Path, tmp_path: Path
+) -> None:
+    ds = load_dataset(starter_small)
+    judge = load_judge("builtin:first")
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=3)
+    instances = list(iter_instances(ds, plan))
+    keys = [call_key(judge, i.prompt, 0) for i in instances]
+    store = CallStore(tmp_path / "calls.sqlite")
+    ok = CallOutcome("ok", '{"reasoning": "", "pred": "R1"}', "", 0.1, 1, {}, None)
+    store.put(call_record(judge.label, keys[0], instances[0], ok))
+    pending = list(pending_calls(judge, instances + instances[1:2], store, 0))
+    assert [(k, s) for k, _, s in pending] == [(k, 0) for k in keys[1:]]
+
+
+def test_pending_calls_resume_unparsable_answers_at_the_missing_sample(
+    starter_small: Path, tmp_path: Path, junk: str
+) -> None:
+    ds = load_dataset(starter_small)
+    judge = load_judge(junk)
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
+    inst = next(iter_instances(ds, plan))
+    store = CallStore(tmp_path / "calls.sqlite")
+    junk_reply = CallOutcome("ok", "no idea", "", 0.1, 1, {}, None)
+    store.put(call_record(judge.label, call_key(judge, inst.prompt, 0), inst, junk_reply))
+    assert list(pending_calls(judge, [inst], store, 0)) == []  # no retries asked for
+    [(key, _, sample)] = pending_calls(judge, [inst], store, 2)
+    assert (key, sample) == (call_key(judge, inst.prompt, 1), 1)
+
+
+def test_worker_reasks_unparsable_replies_like_the_local_runner(
+    starter_small: Path, tmp_path: Path, junk: str
+) -> None:
+    ds = load_dataset(starter_small)
+    judge = load_judge(junk)
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
+    inst = next(iter_instances(ds, plan))
+    worker = BulkCaller(junk, starter_small, [], SETTINGS)
+    texts = worker.loop.run_until_complete(
+        worker._answer([(call_key(judge, inst.prompt, 0), inst, 0)])
+    )
+    made = [json.loads(t) for t in texts]
+    assert [r["key"] for r in made] == [call_key(judge, inst.prompt, s) for s in (0, 1, 2)]
+    assert [r["raw"] for r in made][-1].endswith('"R1"}')
+    # The same three calls and rows as the local runner makes.
+    cfg = RunConfig(starter_small, [junk], tmp_path / "local", plan, parse_retries=2)
+    local = _run(cfg)
+    assert local.progress.calls_made == 3 * local.progress.total
+    assert {r["key"] for r in made} <= set(_keys(tmp_path / "local"))
+
+
+def test_worker_that_cannot_start_stops_the_run_with_its_reason(
+    starter_small: Path, tmp_path: Path
+) -> None:
+    worker = BulkCaller("builtin:random", tmp_path / "elsewhere", [], SETTINGS)
+    [text] = worker.loop.run_until_complete(worker._answer([]))
+    assert "cannot read the dataset" in json.loads(text)["fatal"]
+
+
+def test_run_answers_on_ray_data_and_gives_the_local_rows(
+    ray_cluster: Any, starter_small: Path, tmp_path: Path
+) -> None:
+    judges = ["builtin:random", "builtin:prosody"]
+    plan = PlanSpec(probes=("J", "P", "S"), protocols=("pointwise",), cues=("none",), limit=4)
+    notes: list[str] = []
+    with RayEngine(RayOptions(num_workers=2)) as engine:
+        ray = _run(
+            RunConfig(starter_small, judges, tmp_path / "ray", plan),
+            engine,
+            lambda p: notes.append(p.note),
+        )
+        assert all(j.pids == [] for j in engine.judges)  # no actor pool was started
+    assert any("answered on Ray Data" in n for n in notes)
+    local = _run(RunConfig(starter_small, judges, tmp_path / "local", plan))
+    assert ray.progress.calls_made == local.progress.calls_made > 0
+    assert _rows(tmp_path / "ray") == _rows(tmp_path / "local")
+    assert any(r["probe"] == "S" for r in _rows(tmp_path / "ray"))  # Staging had its own pass
+    # A rerun asks nothing: every call is in the store.
+    with RayEngine(RayOptions(num_workers=2)) as engine:
+        again = _run(RunConfig(starter_small, judges, tmp_path / "ray", plan), engine)
+    assert again.progress.calls_made == 0
+
+
+def test_rate_limited_judge_is_asked_through_the_actor_pool(
+    ray_cluster: Any, starter_small: Path, tmp_path: Path
+) -> None:
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=2)
+    notes: list[str] = []
+    pids: list[int | None] = []
+    with RayEngine(RayOptions(num_workers=1)) as engine:
+
+        def seen(p: Progress) -> None:
+            notes.append(p.note)
+            pids.extend(engine.judges[-1].pids)
+
+        _run(
+            RunConfig(starter_small, ["builtin:first?rpm=6000"], tmp_path / "r", plan), engine, seen
+        )
+    assert not any(notes)  # no Ray Data pass: the driver's limiter holds for every worker
+    assert pids and all(p is not None for p in pids)
+
+
+def test_fatal_error_in_a_worker_stops_the_run(
+    ray_cluster: Any, starter_small: Path, tmp_path: Path
+) -> None:
+    ds = load_dataset(starter_small)
+    judge = load_judge("builtin:random")
+    store = CallStore(tmp_path / "calls.sqlite")
+    with RayEngine(RayOptions(num_workers=1)) as engine, pytest.raises(ParauditError) as e:
+        answer_with_ray_data(
+            engine.ray,
+            judge,
+            tmp_path / "elsewhere",
+            iter_instances(ds, PLAN),
+            store,
+            SETTINGS,
+            {"concurrency": 1, "num_cpus": 1},
+            Progress(),
+        )
+    assert isinstance(e.value, FatalJudgeError)
+    assert "cannot read the dataset" in str(e.value)
+    assert (
+        store.finished_among([call_key(judge, i.prompt, 0) for i in iter_instances(ds, PLAN)]) == {}
+    )
+
+
+def _bulk_worker_pids() -> list[int]:
+    """Processes of Ray Data actors running BulkCaller (Ray names them after the UDF)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"BulkCaller" in cmd:
+            pids.append(int(entry.name))
+    return pids
+
+
+def test_killed_ray_data_worker_chunk_is_redone_and_stored_once(
+    ray_cluster: Any, starter_small: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "calls.log"
+    judge = f"builtin:random?delay=0.05&calllog={log}"
+    killed: list[int] = []
+
+    def kill_one(p: Progress) -> None:
+        if p.calls_made >= 16 and not killed:
+            pids = _bulk_worker_pids()  # both workers: the busy one's chunk is lost
+            assert pids
+            for pid in pids:
+                os.kill(pid, signal.SIGKILL)
+            killed.extend(pids)
+
+    out = tmp_path / "ray"
+    with RayEngine(RayOptions(num_workers=2)) as engine:
+        runner = _run(RunConfig(starter_small, [judge], out, PLAN, concurrency=2), engine, kill_one)
+    assert killed
+    rows = _rows(out)
+    keys = _keys(out)
+    assert {r["status"] for r in rows} == {"ok"}
+    assert len(keys) == len(set(keys)) == len({r["key"] for r in rows})  # each stored once
+    made = log.read_text().splitlines()
+    assert len(made) > len(keys)  # the killed worker's chunk was asked again elsewhere
+    assert runner.progress.calls_made == len(keys)
+    local = _run(RunConfig(starter_small, [judge.split("&")[0]], tmp_path / "local", PLAN))
+    assert [r["pred"] for r in rows] == [r["pred"] for r in _rows(tmp_path / "local")]
+    assert local.progress.calls_made == len(keys)
