@@ -1,12 +1,15 @@
 """The Ray engine against the local engine on this machine.
 
 Run: PYTHONPATH=src .venv/bin/python benchmarks/ray_engine.py [BURN_S]
-Builds a small starter set (Piper, two items per task) and audits it with
+Builds a small starter set (Piper, four items per task) and audits it with
   1. a CPU-bound judge, `builtin:random?burn=BURN_S` (BURN_S seconds of busy CPU per call,
-     default 0.01), on the local engine and on a local Ray cluster with 1 and 2 workers:
-     throughput of the call phase (calls per second) and its ratio to the local engine;
-  2. a zero-latency judge, `builtin:random`, local and on Ray with 1 worker: the Ray path's
-     overhead per call (seconds of call phase per call, Ray minus local).
+     default 0.01), on the local engine and on a local Ray cluster with 1 and 2 workers, both
+     Ray paths (Ray Data, the default; the actor pool, --no-ray-data): throughput of the call
+     phase (calls per second) and its ratio to the local engine;
+  2. a zero-latency judge, `builtin:random`, local and on Ray with 1 worker (both paths): the
+     Ray path's overhead per call (seconds of call phase per call, Ray minus local).
+The call phase runs from the first call's start to the last call's end; on the Ray Data path it
+includes starting the pass's actors (the pool path starts its actors before the first call).
 Every Ray audit is also checked to give the local engine's rows (latency aside). The Ray
 cluster is started once with as many CPUs as the machine has.
 """
@@ -59,7 +62,7 @@ def main(burn: float = 0.01) -> None:
 
     tmp = Path(tempfile.mkdtemp())
     ds = tmp / "starter"
-    build_starter(ds, limit=2)
+    build_starter(ds, limit=4)
     cores = os.cpu_count() or 1
     ray.init(address="local", num_cpus=cores, include_dashboard=False, log_to_driver=False)
     try:
@@ -69,22 +72,28 @@ def main(burn: float = 0.01) -> None:
         print(f"CPU-bound judge ({burn * 1000:g} ms of CPU per call), {n} calls, {cores} cores")
         print(f"  local engine: {local_tp:7.1f} calls/s ({local_s:.2f} s)")
         for workers in (1, 2):
-            with RayEngine(RayOptions(num_workers=workers)) as engine:
-                ray_s, m = audit(ds, tmp / f"ray{workers}-busy", busy, engine)
-            assert m == n and rows(tmp / f"ray{workers}-busy") == rows(tmp / "local-busy")
-            tp = m / ray_s
-            print(
-                f"  ray, {workers} worker(s): {tp:7.1f} calls/s ({ray_s:.2f} s) "
-                f"→ {tp / local_tp:.2f}× the local engine"
-            )
+            for path, data in (("Ray Data", True), ("actor pool", False)):
+                out = tmp / f"ray{workers}-{data}-busy"
+                with RayEngine(RayOptions(num_workers=workers, ray_data=data)) as engine:
+                    ray_s, m = audit(ds, out, busy, engine)
+                assert m == n and rows(out) == rows(tmp / "local-busy")
+                tp = m / ray_s
+                print(
+                    f"  ray, {workers} worker(s), {path}: {tp:7.1f} calls/s ({ray_s:.2f} s) "
+                    f"→ {tp / local_tp:.2f}× the local engine"
+                )
         local_s, n = audit(ds, tmp / "local-zero", "builtin:random", None)
-        with RayEngine(RayOptions(num_workers=1)) as engine:
-            ray_s, m = audit(ds, tmp / "ray-zero", "builtin:random", engine)
-        assert m == n and rows(tmp / "ray-zero") == rows(tmp / "local-zero")
         print(f"zero-latency judge, {n} calls at concurrency {CONCURRENCY}")
         print(f"  local engine: {local_s / n * 1000:.3f} ms per call")
-        print(f"  ray, 1 worker: {ray_s / n * 1000:.3f} ms per call")
-        print(f"  overhead of the Ray path: {(ray_s - local_s) / n * 1000:.3f} ms per call")
+        for path, data in (("Ray Data", True), ("actor pool", False)):
+            out = tmp / f"ray-zero-{data}"
+            with RayEngine(RayOptions(num_workers=1, ray_data=data)) as engine:
+                ray_s, m = audit(ds, out, "builtin:random", engine)
+            assert m == n and rows(out) == rows(tmp / "local-zero")
+            print(
+                f"  ray, 1 worker, {path}: {ray_s / n * 1000:.3f} ms per call; overhead "
+                f"{(ray_s - local_s) / n * 1000:.3f} ms per call"
+            )
     finally:
         ray.shutdown()
 

@@ -107,7 +107,7 @@ def test_worker_reasks_unparsable_replies_like_the_local_runner(
     judge = load_judge(junk)
     plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
     inst = next(iter_instances(ds, plan))
-    worker = BulkCaller(junk, starter_small, [], SETTINGS)
+    worker = BulkCaller(junk, starter_small, SETTINGS)
     texts = worker.loop.run_until_complete(
         worker._answer([(call_key(judge, inst.prompt, 0), inst, 0)])
     )
@@ -124,7 +124,7 @@ def test_worker_reasks_unparsable_replies_like_the_local_runner(
 def test_worker_that_cannot_start_stops_the_run_with_its_reason(
     starter_small: Path, tmp_path: Path
 ) -> None:
-    worker = BulkCaller("builtin:random", tmp_path / "elsewhere", [], SETTINGS)
+    worker = BulkCaller("builtin:random", tmp_path / "elsewhere", SETTINGS)
     [text] = worker.loop.run_until_complete(worker._answer([]))
     assert "cannot read the dataset" in json.loads(text)["fatal"]
 
@@ -186,7 +186,7 @@ def test_fatal_error_in_a_worker_stops_the_run(
             iter_instances(ds, PLAN),
             store,
             SETTINGS,
-            {"concurrency": 1, "num_cpus": 1},
+            {"workers": 1, "num_cpus": 1},
             Progress(),
         )
     assert isinstance(e.value, FatalJudgeError)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import pickle
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
@@ -79,22 +81,18 @@ class BulkCaller:
     """The Ray Data actor: one judge (through `JudgeWorker`: loaded once, calibrated on the
     dataset folder), answering the chunks whose numbers it is given."""
 
-    def __init__(
-        self, spec: str, dataset_root: Path | None, chunks: list[Any], settings: BulkSettings
-    ) -> None:
+    def __init__(self, spec: str, dataset_root: Path | None, settings: BulkSettings) -> None:
         from paraudit.engines.ray_worker import JudgeWorker
 
         self.worker = JudgeWorker(spec, dataset_root)
-        self.chunks = chunks  # ObjectRefs, fetched one chunk at a time
         self.settings = settings
         self.loop = asyncio.new_event_loop()
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        import ray
-
         out: list[str] = []
-        for number in batch["chunk"]:
-            pending: list[Pending] = ray.get(self.chunks[int(number)])
+        for packed in batch["chunk"]:
+            # Pickled by this run's driver (answer_with_ray_data), never read from elsewhere.
+            pending: list[Pending] = pickle.loads(packed)
             out += self.loop.run_until_complete(self._answer(pending))
         return {"record": np.array(out, dtype=object)}
 
@@ -140,44 +138,44 @@ def answer_with_ray_data(
     instances: Iterable[Instance],
     store: CallStore,
     settings: BulkSettings,
-    pool: dict[str, Any],
+    pool: dict[str, float],
     progress: Progress,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> dict[str, CallRecord]:
     """Make a phase's unanswered calls on Ray Data and store them; the failed calls' records
     (the store's lookups return only finished ones), for the runner to use as they are.
 
-    `pool`: the actors' size (concurrency, num_cpus, num_gpus) for map_batches."""
-    refs: list[Any] = []
-    chunk: list[Pending] = []
-    for p in pending_calls(judge, instances, store, settings.parse_retries):
-        chunk.append(p)
-        if len(chunk) == settings.chunk_size:
-            refs.append(ray.put(chunk))
-            chunk = []
-    if chunk:
-        refs.append(ray.put(chunk))
-    if not refs:
+    `pool`: "workers" (actors in the pool) and each actor's num_cpus or num_gpus."""
+    import pyarrow as pa
+
+    # One block per chunk, each put in the object store as soon as it is full: the driver
+    # never holds the phase's calls at once.
+    blocks: list[Any] = []
+    pending = pending_calls(judge, instances, store, settings.parse_retries)
+    for chunk in chunks(pending, settings.chunk_size):
+        blocks.append(ray.put(pa.table({"chunk": [pickle.dumps(chunk)]})))
+    if not blocks:
         return {}
-    quiet_ray_data(ray)
     # No more workers than chunks: a worker with nothing to do would still load the model.
-    pool = {**pool, "concurrency": min(int(pool.get("concurrency", 1)), len(refs))}
-    calls = ray.data.from_items(
-        [{"chunk": i} for i in range(len(refs))], override_num_blocks=len(refs)
-    ).map_batches(
+    size = {k: v for k, v in pool.items() if k != "workers"}
+    workers = min(int(pool.get("workers", 1)), len(blocks))
+    calls = ray.data.from_arrow_refs(blocks).map_batches(
         BulkCaller,
         fn_constructor_kwargs={
             "spec": judge.spec,
             "dataset_root": dataset_root,
-            "chunks": refs,
             "settings": settings,
         },
         batch_size=1,
         batch_format="numpy",
-        **pool,
+        compute=ray.data.ActorPoolStrategy(size=workers),
+        **size,
     )
+    quiet_ray_data(ray)  # after the Dataset exists: Ray Data sets up its logging with it
     failed: dict[str, CallRecord] = {}
     answered = 0
+    if progress.first_call_at is None:  # the workers' start-up counts as call time here
+        progress.first_call_at = time.perf_counter()
     for batch in calls.iter_batches(batch_size=None, batch_format="numpy"):
         records = [json.loads(text) for text in batch["record"]]
         for r in records:
@@ -191,10 +189,7 @@ def answer_with_ray_data(
             store.put(rec)
             if rec.status == "error":
                 failed[rec.key] = rec
-        now = time.perf_counter()
-        if progress.first_call_at is None:
-            progress.first_call_at = now
-        progress.last_call_at = now
+        progress.last_call_at = time.perf_counter()
         progress.calls_made += len(made)
         answered += len(made)
         progress.note = f"{judge.label}: {answered} calls answered on Ray Data"
@@ -206,6 +201,11 @@ def answer_with_ray_data(
 
 def quiet_ray_data(ray: Any) -> None:
     """No Ray Data progress bars over the runner's own."""
+    # Ray Data's console handler prints "Dataset … execution finished in …" per pass; its
+    # log file (under the Ray session's logs) keeps everything.
+    for handler in logging.getLogger("ray.data").handlers:
+        if type(handler).__name__ != "SessionFileHandler":
+            handler.setLevel(logging.WARNING)
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     if hasattr(ctx, "print_on_execution_start"):

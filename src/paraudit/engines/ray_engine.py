@@ -158,9 +158,13 @@ class RayJudge(Judge):
             return None
         self._dataset = dataset
         o = self.engine.options
-        pool: dict[str, Any] = {"concurrency": o.num_workers, "num_cpus": o.cpus_per_worker}
+        # A GPU worker is sized by its GPU alone (Ray Data calls CPUs and GPUs together on one
+        # map experimental).
+        pool: dict[str, float] = {"workers": o.num_workers}
         if o.gpus_per_worker:
             pool["num_gpus"] = o.gpus_per_worker
+        else:
+            pool["num_cpus"] = o.cpus_per_worker
         return answer_with_ray_data(
             self.engine.ray,
             self.inner,

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 from paraudit.judges.base import Judge
 from paraudit.protocols.instances import Instance
@@ -30,6 +30,8 @@ from paraudit.runner.calls import (
     prompt_record,
 )
 from paraudit.runner.checks import estimated_tokens
+
+T = TypeVar("T")
 
 # Questions whose stored answers are looked up in one query.
 LOOKUP = 512
@@ -92,7 +94,7 @@ async def _oldest(
     return inst, row
 
 
-def chunks(items: Iterable[Instance], size: int) -> Iterator[list[Instance]]:
+def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
     it = iter(items)
     while chunk := list(islice(it, size)):
         yield chunk
