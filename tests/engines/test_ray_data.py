@@ -7,14 +7,16 @@ import json
 import os
 import signal
 import sqlite3
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from paraudit.engines.ray_data import BulkCaller, answer_with_ray_data, pending_calls
-from paraudit.engines.ray_engine import RayEngine, RayOptions
-from paraudit.errors import ParauditError
+from paraudit.engines.ray_engine import RayEngine, RayJudge, RayOptions
+from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.items.dataset import load_dataset
 from paraudit.judges import registry
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
@@ -129,8 +131,22 @@ def test_worker_that_cannot_start_stops_the_run_with_its_reason(
     assert "cannot read the dataset" in json.loads(text)["fatal"]
 
 
+@pytest.fixture
+def pool_starts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Specs of the judges whose actor pool (the call-by-call path) was started."""
+    started: list[str] = []
+    start = RayJudge.start
+
+    def spy(self: RayJudge, dataset: Any) -> None:
+        started.append(self.spec)
+        start(self, dataset)
+
+    monkeypatch.setattr(RayJudge, "start", spy)
+    return started
+
+
 def test_run_answers_on_ray_data_and_gives_the_local_rows(
-    ray_cluster: Any, starter_small: Path, tmp_path: Path
+    ray_cluster: Any, starter_small: Path, tmp_path: Path, pool_starts: list[str]
 ) -> None:
     judges = ["builtin:random", "builtin:prosody"]
     plan = PlanSpec(probes=("J", "P", "S"), protocols=("pointwise",), cues=("none",), limit=4)
@@ -141,7 +157,7 @@ def test_run_answers_on_ray_data_and_gives_the_local_rows(
             engine,
             lambda p: notes.append(p.note),
         )
-        assert all(j.pids == [] for j in engine.judges)  # no actor pool was started
+    assert pool_starts == []  # every call was made on Ray Data
     assert any("answered on Ray Data" in n for n in notes)
     local = _run(RunConfig(starter_small, judges, tmp_path / "local", plan))
     assert ray.progress.calls_made == local.progress.calls_made > 0
@@ -151,6 +167,81 @@ def test_run_answers_on_ray_data_and_gives_the_local_rows(
     with RayEngine(RayOptions(num_workers=2)) as engine:
         again = _run(RunConfig(starter_small, judges, tmp_path / "ray", plan), engine)
     assert again.progress.calls_made == 0
+
+
+def test_failed_calls_are_stored_and_not_asked_again_like_a_local_run(
+    ray_cluster: Any, starter_small: Path, tmp_path: Path, pool_starts: list[str]
+) -> None:
+    # Every call of a third of the prompts fails (one attempt allowed): error rows.
+    judge = "builtin:first?fail_rate=0.33&fail_times=9"
+    plan = PlanSpec(probes=("J",), protocols=("pointwise", "pairwise"), cues=("none",), limit=3)
+    once = RetryPolicy(max_attempts=1)
+    with RayEngine(RayOptions(num_workers=2)) as engine:
+        ray = _run(RunConfig(starter_small, [judge], tmp_path / "ray", plan, retry=once), engine)
+    local = _run(RunConfig(starter_small, [judge], tmp_path / "local", plan, retry=once))
+    rows = _rows(tmp_path / "ray")
+    assert {r["status"] for r in rows} == {"ok", "error"}
+    assert rows == _rows(tmp_path / "local")
+    # The error rows came from the pass's records: no pool was started to ask them again.
+    assert pool_starts == []
+    assert set(_keys(tmp_path / "ray")) == set(_keys(tmp_path / "local"))
+    assert ray.progress.calls_made == len(_keys(tmp_path / "ray"))
+    assert local.progress.calls_made >= ray.progress.calls_made  # local re-asks a failed twin
+
+
+def test_cancelled_run_stops_the_pass_and_a_rerun_resumes(
+    ray_cluster: Any, starter_small: Path, tmp_path: Path
+) -> None:
+    """Ctrl-C during a pass (the runner's task cancelled) ends it within a batch, keeps the
+    answers stored so far, and a rerun asks only the rest."""
+    log = tmp_path / "calls.log"
+    judge = f"builtin:random?delay=0.05&calllog={log}"
+    out = tmp_path / "ray"
+
+    async def cancel_mid_pass(engine: RayEngine) -> Runner:
+        seen = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def progress(p: Progress) -> None:  # called from the pass's thread
+            if p.calls_made >= 16:
+                loop.call_soon_threadsafe(seen.set)
+
+        cfg = RunConfig(starter_small, [judge], out, PLAN, concurrency=2)
+        cfg.judge_loader = engine.load_judge
+        runner = Runner(cfg, progress)
+        task = asyncio.ensure_future(runner.execute())
+        await asyncio.wait_for(seen.wait(), 60)
+        task.cancel()
+        t0 = time.monotonic()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert time.monotonic() - t0 < 10  # within a batch, not at the end of the pass
+        return runner
+
+    with RayEngine(RayOptions(num_workers=2)) as engine:
+        first = asyncio.run(cancel_mid_pass(engine))
+    stored = len(_keys(out))
+    assert 16 <= stored == first.progress.calls_made
+    assert not (out / "results.jsonl").exists()
+    with RayEngine(RayOptions(num_workers=2)) as engine:
+        again = _run(RunConfig(starter_small, [judge], out, PLAN), engine)
+    total = len(_keys(out))
+    assert stored < total and again.progress.calls_made == total - stored
+    local = _run(RunConfig(starter_small, [judge.split("&")[0]], tmp_path / "local", PLAN))
+    assert local.progress.calls_made == total
+    assert [r["pred"] for r in _rows(out)] == [r["pred"] for r in _rows(tmp_path / "local")]
+
+
+def test_missing_ray_data_is_named_before_ray_starts(
+    ray_cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray.data", None)  # import ray.data → ImportError
+    engine = RayEngine(RayOptions())
+    with pytest.raises(MissingExtraError, match=r"paraudit\[ray\]"):
+        engine.__enter__()
+    assert not engine.started_here
+    with RayEngine(RayOptions(ray_data=False)) as plain:  # the pool path needs no Ray Data
+        assert plain.ray is not None
 
 
 def test_rate_limited_judge_is_asked_through_the_actor_pool(
@@ -240,3 +331,24 @@ def test_killed_ray_data_worker_chunk_is_redone_and_stored_once(
     local = _run(RunConfig(starter_small, [judge.split("&")[0]], tmp_path / "local", PLAN))
     assert [r["pred"] for r in rows] == [r["pred"] for r in _rows(tmp_path / "local")]
     assert local.progress.calls_made == len(keys)
+
+
+def test_worker_out_of_restarts_stops_the_run_in_one_line(
+    ray_cluster: Any, starter_small: Path, tmp_path: Path
+) -> None:
+    killed: list[int] = []
+
+    def kill(p: Progress) -> None:
+        if p.calls_made and not killed:
+            killed.extend(_bulk_worker_pids())
+            for pid in killed:
+                os.kill(pid, signal.SIGKILL)
+
+    judge = "builtin:random?delay=0.05"
+    cfg = RunConfig(starter_small, [judge], tmp_path / "ray", PLAN, concurrency=2)
+    with RayEngine(RayOptions(num_workers=1, max_restarts=0)) as engine:
+        with pytest.raises(FatalJudgeError, match="the Ray Data pass failed") as e:
+            _run(cfg, engine, kill)
+    assert killed
+    assert "\n" not in str(e.value) and "rerun to resume" in str(e.value)
+    assert 0 < len(_keys(tmp_path / "ray"))  # what was answered before is kept

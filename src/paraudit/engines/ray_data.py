@@ -22,9 +22,12 @@ import asyncio
 import json
 import logging
 import pickle
+import threading
 import time
+import warnings
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +51,20 @@ Pending = tuple[str, Instance, int]
 """(key, instance, sample): a call to make, and the first sample it is for."""
 
 
+DEDUPE_WINDOW = 8 * LOOKUP
+"""Planned keys remembered for deduplication. Identical prompts (a transcript-only control
+asked for both branches) sit within one item, a few hundred questions apart at most, so the
+driver's memory stays flat; two copies farther apart would both be asked, and the second
+answer is not stored (the rows are the same either way)."""
+
+
 def pending_calls(
     judge: Judge, instances: Iterable[Instance], store: CallStore, parse_retries: int
 ) -> Iterator[Pending]:
-    """The calls a phase still needs, in plan order, each key once. A question whose stored
-    answer is unparsable continues at the first sample the store lacks (a resume with
-    --parse-retries)."""
+    """The calls a phase still needs, in plan order, each key once (DEDUPE_WINDOW). A question
+    whose stored answer is unparsable continues at the first sample the store lacks (a resume
+    with --parse-retries)."""
+    recent: deque[str] = deque()
     seen: set[str] = set()
     for part in chunks(instances, LOOKUP):
         keys = [call_key(judge, i.prompt, 0) for i in part]
@@ -62,6 +73,9 @@ def pending_calls(
             if key in seen:
                 continue  # an identical prompt already planned: paid for once
             seen.add(key)
+            recent.append(key)
+            if len(recent) > DEDUPE_WINDOW:
+                seen.discard(recent.popleft())
             rec = stored.get(key)
             if rec is None:
                 yield key, inst, 0
@@ -141,62 +155,102 @@ def answer_with_ray_data(
     pool: dict[str, float],
     progress: Progress,
     on_progress: Callable[[Progress], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> dict[str, CallRecord]:
     """Make a phase's unanswered calls on Ray Data and store them; the failed calls' records
     (the store's lookups return only finished ones), for the runner to use as they are.
 
-    `pool`: "workers" (actors in the pool) and each actor's num_cpus or num_gpus."""
+    `pool`: "workers" (actors), "max_restarts" (per actor) and each actor's num_cpus or
+    num_gpus. `stop`: set from another thread to end the pass after the batch in hand (Ctrl-C).
+    """
     import pyarrow as pa
 
-    # One block per chunk, each put in the object store as soon as it is full: the driver
-    # never holds the phase's calls at once.
+    size = {k: v for k, v in pool.items() if k in ("num_cpus", "num_gpus")}
+    workers = int(pool.get("workers", 1))
+    # --concurrency is the run's: split over the workers, as on the local engine and the pool.
+    settings = replace(settings, concurrency=max(1, -(-settings.concurrency // workers)))
+    # One block per chunk, put in Ray's object store as soon as it is full: the driver holds
+    # one chunk at a time (the object store holds the phase's pending calls; Ray spills them
+    # to disk when it fills).
     blocks: list[Any] = []
     pending = pending_calls(judge, instances, store, settings.parse_retries)
     for chunk in chunks(pending, settings.chunk_size):
         blocks.append(ray.put(pa.table({"chunk": [pickle.dumps(chunk)]})))
     if not blocks:
         return {}
-    # No more workers than chunks: a worker with nothing to do would still load the model.
-    size = {k: v for k, v in pool.items() if k != "workers"}
-    workers = min(int(pool.get("workers", 1)), len(blocks))
-    calls = ray.data.from_arrow_refs(blocks).map_batches(
-        BulkCaller,
-        fn_constructor_kwargs={
-            "spec": judge.spec,
-            "dataset_root": dataset_root,
-            "settings": settings,
-        },
-        batch_size=1,
-        batch_format="numpy",
-        compute=ray.data.ActorPoolStrategy(size=workers),
-        **size,
-    )
+    restarts = int(pool.get("max_restarts", 3))
+    with warnings.catch_warnings():
+        # Ray 2.60 names no parameter for an actor's restarts but takes them as remote args,
+        # with a deprecation warning (removal planned for Ray 2.64: pyproject pins below it).
+        warnings.filterwarnings("ignore", "`ray_remote_args` is deprecated", DeprecationWarning)
+        calls = ray.data.from_arrow_refs(blocks).map_batches(
+            BulkCaller,
+            fn_constructor_kwargs={
+                "spec": judge.spec,
+                "dataset_root": dataset_root,
+                "settings": settings,
+            },
+            batch_size=1,
+            batch_format="numpy",
+            # No more workers than chunks: a worker with nothing to do would still load the
+            # model.
+            compute=ray.data.ActorPoolStrategy(size=min(workers, len(blocks))),
+            # A worker that keeps dying (out of memory while loading, a crashing decoder) ends
+            # the pass instead of being restarted for ever (Ray Data's default).
+            max_restarts=restarts,
+            max_task_retries=restarts,
+            **size,
+        )
     quiet_ray_data(ray)  # after the Dataset exists: Ray Data sets up its logging with it
     failed: dict[str, CallRecord] = {}
     answered = 0
     if progress.first_call_at is None:  # the workers' start-up counts as call time here
         progress.first_call_at = time.perf_counter()
-    for batch in calls.iter_batches(batch_size=None, batch_format="numpy"):
-        records = [json.loads(text) for text in batch["record"]]
-        for r in records:
-            if "fatal" in r:
-                raise FatalJudgeError(r["fatal"])
-        made = [CallRecord(**r) for r in records]
-        already = store.finished_among([r.key for r in made])
-        for rec in made:
-            if rec.key in already:
-                continue  # stored by an earlier chunk or run: written once
-            store.put(rec)
-            if rec.status == "error":
-                failed[rec.key] = rec
-        progress.last_call_at = time.perf_counter()
-        progress.calls_made += len(made)
-        answered += len(made)
-        progress.note = f"{judge.label}: {answered} calls answered on Ray Data"
-        if on_progress:
-            on_progress(progress)
-    progress.note = ""
+    batches = calls.iter_batches(batch_size=None, batch_format="numpy")
+    try:
+        for batch in batches:
+            new = _store(batch, store, failed)
+            answered += new
+            progress.calls_made += new
+            progress.last_call_at = time.perf_counter()
+            progress.note = f"{judge.label}: {answered} calls answered on Ray Data"
+            if on_progress:
+                on_progress(progress)
+            if stop is not None and stop.is_set():
+                break
+    except ParauditError:
+        raise
+    except Exception as e:  # Ray's own failure (workers out of restarts): one line
+        first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        raise FatalJudgeError(
+            f"{judge.label}: the Ray Data pass failed ({type(e).__name__}: {first[:300]}); "
+            "see the Ray logs. Answers stored so far are kept: rerun to resume"
+        ) from None
+    finally:
+        close = getattr(batches, "close", None)
+        if close is not None:
+            close()  # stops the pass's execution when it ends early
+        progress.note = ""
     return failed
+
+
+def _store(batch: dict[str, np.ndarray], store: CallStore, failed: dict[str, CallRecord]) -> int:
+    """Store one batch of a pass's records (each key once); how many were new."""
+    records = [json.loads(text) for text in batch["record"]]
+    for r in records:
+        if "fatal" in r:
+            raise FatalJudgeError(r["fatal"])
+    made = [CallRecord(**r) for r in records]
+    already = store.finished_among([r.key for r in made])
+    new = 0
+    for rec in made:
+        if rec.key in already:
+            continue  # stored by an earlier chunk or run: written once
+        store.put(rec)
+        new += 1
+        if rec.status == "error":
+            failed[rec.key] = rec
+    return new
 
 
 def quiet_ray_data(ray: Any) -> None:

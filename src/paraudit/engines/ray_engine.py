@@ -16,6 +16,8 @@ attempt, and the retried answer is written once.
 from __future__ import annotations
 
 import asyncio
+import importlib
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +34,9 @@ from paraudit.protocols.parts import Prompt
 from paraudit.runfolder import CallRecord, CallStore
 from paraudit.runner.asking import BulkSettings, Progress
 
+STOP_WAIT_S = 30.0
+"""How long a cancelled run waits for a Ray Data pass to stop (it stops after the batch in
+hand) before it closes the store."""
 READY_TIMEOUT_S = 1800.0
 """How long a pool may take to start (a large vLLM model loads in minutes, not hours)."""
 WAIT_FOR_WORKER_S = 0.05
@@ -160,22 +165,36 @@ class RayJudge(Judge):
         o = self.engine.options
         # A GPU worker is sized by its GPU alone (Ray Data calls CPUs and GPUs together on one
         # map experimental).
-        pool: dict[str, float] = {"workers": o.num_workers}
+        pool: dict[str, float] = {"workers": o.num_workers, "max_restarts": o.max_restarts}
         if o.gpus_per_worker:
             pool["num_gpus"] = o.gpus_per_worker
         else:
             pool["num_cpus"] = o.cpus_per_worker
-        return answer_with_ray_data(
-            self.engine.ray,
-            self.inner,
-            _root(dataset),
-            instances,
-            store,
-            settings,
-            pool,
-            progress,
-            on_progress,
+        # In a thread, so the event loop stays free: Ctrl-C cancels this await at once, and
+        # the pass stops after the batch in hand (its stored answers are kept).
+        stop = threading.Event()
+        work = asyncio.ensure_future(
+            asyncio.to_thread(
+                answer_with_ray_data,
+                self.engine.ray,
+                self.inner,
+                _root(dataset),
+                instances,
+                store,
+                settings,
+                pool,
+                progress,
+                on_progress,
+                stop,
+            )
         )
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            stop.set()
+            # Let the pass end before the runner closes the store under it.
+            await asyncio.wait({work}, timeout=STOP_WAIT_S)
+            raise
 
     def start(self, dataset: Any) -> None:
         if self._slots:
@@ -234,8 +253,7 @@ class RayJudge(Judge):
     # -- calls ------------------------------------------------------------------------------
     async def generate(self, prompt: Prompt, *, sample: int = 0, question: Any = None) -> Reply:
         if not self._slots:
-            # After a bulk pass (a call it left, e.g. one whose stored answer failed to parse
-            # in an earlier run), or a runner that never calibrates: workers load now.
+            # A runner that never calibrates (or a call a bulk pass left): workers load now.
             self.start(self._dataset)
         ray = self.engine.ray
         slot = await self._pick()
@@ -284,6 +302,13 @@ class RayEngine:
     def __enter__(self) -> RayEngine:
         ray = import_ray()
         self.ray = ray
+        if self.options.ray_data:  # before starting Ray: nothing to undo
+            try:
+                importlib.import_module("ray.data")
+            except ImportError:
+                raise MissingExtraError(
+                    "--engine ray (its calls as a Ray Dataset)", "ray", "ray[data]"
+                ) from None
         if not ray.is_initialized():
             # No address: a private Ray instance in this process, even if `ray start` runs
             # here ('auto' joins that one, with the driver's code shipped to its workers).

@@ -122,10 +122,10 @@ class Asker:
         self.retry, self.parse_retries = retry, parse_retries
         self.progress, self.on_progress = progress, on_progress
         self._inflight: dict[str, asyncio.Future[CallRecord]] = {}
-        self.answered: dict[str, CallRecord] = {}
-        """Calls already made in this run whose records the store's lookups do not return
-        (failed ones: a store lookup finds only finished calls), e.g. by an engine's bulk pass:
-        used as they are, like a failed call this Asker made itself."""
+        self.failed_earlier: dict[str, CallRecord] = {}
+        """Calls that failed earlier in this run (an engine's bulk pass), by key: the store's
+        lookups return only finished calls, so these are used as they are, like a failed
+        call this Asker made itself, instead of being asked again."""
         self._stop: asyncio.Future[None] | None = None
         """Set with the first failure in the window: no call starts after it."""
 
@@ -188,8 +188,8 @@ class Asker:
         transcript-only control for both branches) are paid for once."""
         if key in self._inflight:
             return await self._inflight[key]
-        if key in self.answered:
-            return self.answered[key]
+        if key in self.failed_earlier:
+            return self.failed_earlier[key]
         done = self.store.finished_among([key]).get(key)
         if done is not None:
             return done

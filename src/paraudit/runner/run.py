@@ -120,10 +120,10 @@ class Runner:
         async def answer_ahead(instances: Iterable[Instance]) -> dict[str, CallRecord] | None:
             if ahead is None:
                 return None
-            done: dict[str, CallRecord] | None = await ahead(
+            failed: dict[str, CallRecord] | None = await ahead(
                 ds, instances, store, bulk, self.progress, self.on_progress
             )
-            return done
+            return failed
 
         failed = await answer_ahead(iter_instances(ds, plan))
         if failed is None:
@@ -138,7 +138,7 @@ class Runner:
             progress=self.progress,
             on_progress=self.on_progress,
         )
-        asker.answered.update(failed or {})
+        asker.failed_earlier = failed or {}
         last_error: str | None = None
         # The judge's perception answers, which Staging asks about: one per (item, branch,
         # cue), from whichever order ran (the "ab" one when both did).
@@ -152,7 +152,7 @@ class Runner:
                     preds[k] = p_labels(inst, row["pred"], own)
         check_token_budget(judge.label, tpm, iter_staging(ds, plan, preds))
         self.progress.total += sum(1 for _ in iter_staging(ds, plan, preds))
-        asker.answered = await answer_ahead(iter_staging(ds, plan, preds)) or {}
+        asker.failed_earlier = await answer_ahead(iter_staging(ds, plan, preds)) or {}
         async for _, row in asker.rows(iter_staging(ds, plan, preds)):
             last_error = self._keep(row, out, tally) or last_error
         await release(judge)
