@@ -1,8 +1,25 @@
-"""vLLM engine arguments (vLLM itself needs a GPU; see scripts/gpu-check.sh)."""
+"""vLLM engine arguments, and the `vllm:` judge through the runner up to `LLM.chat` (vLLM
+itself needs a GPU and is not installable here; see scripts/gpu-check.sh)."""
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import hashlib
+import importlib.machinery
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paraudit.items.dataset import load_dataset
+from paraudit.judges.base import FatalJudgeError
 from paraudit.judges.vllm_backend import llm_kwargs
+from paraudit.protocols.parts import AudioPart
+from paraudit.runner.plan import PlanSpec, plan_instances
+from paraudit.runner.run import RunConfig, Runner
 
 
 def test_engine_sizing_options_reach_the_engine() -> None:
@@ -21,3 +38,134 @@ def test_engine_sizing_options_reach_the_engine() -> None:
         "limit_mm_per_prompt": {"audio": 16},
         "seed": 0,
     }
+
+
+# -- Up to the wire: vLLM needs a GPU and is not installable here, so a recording `vllm` module
+# stands at the package boundary (LLM, SamplingParams) and everything paraudit does up to
+# `LLM.chat` runs for real, through the real runner.
+
+
+class _Output:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.token_ids = list(range(len(text.split())))
+
+
+class _RequestOutput:
+    def __init__(self, text: str) -> None:
+        self.outputs = [_Output(text)]
+
+
+class _Recorder:
+    engines: list[dict[str, Any]] = []
+    batches: list[tuple[list[Any], Any]] = []
+
+
+class _LLM:
+    def __init__(self, **kwargs: Any) -> None:
+        _Recorder.engines.append(kwargs)
+
+    def chat(self, convs: list[Any], params: Any, use_tqdm: bool = True) -> list[_RequestOutput]:
+        assert use_tqdm is False
+        _Recorder.batches.append((convs, params))
+        return [_RequestOutput('{"reasoning": "first", "pred": "R1"}') for _ in convs]
+
+
+class _SamplingParams:
+    def __init__(self, **kwargs: Any) -> None:
+        self.kwargs = kwargs
+
+
+@pytest.fixture
+def recording_vllm(monkeypatch: pytest.MonkeyPatch) -> type[_Recorder]:
+    module = types.ModuleType("vllm")
+    module.__spec__ = importlib.machinery.ModuleSpec("vllm", None)  # "installed" to find_spec
+    module.LLM = _LLM  # type: ignore[attr-defined]
+    module.SamplingParams = _SamplingParams  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vllm", module)
+    _Recorder.engines, _Recorder.batches = [], []
+    return _Recorder
+
+
+def test_runner_sends_batched_chats_with_each_clip_as_a_data_uri(
+    starter_small: Path, tmp_path: Path, recording_vllm: type[_Recorder]
+) -> None:
+    plan = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none",), limit=2)
+    spec = "vllm:org/audio-model?max_tokens=64&temperature=0&seed=3&batch_size=4&max_model_len=8192"
+    cfg = RunConfig(starter_small, [spec], tmp_path / "r", plan, concurrency=8)
+    rows = asyncio.run(Runner(cfg).run())
+    # One engine, loaded once, sized as asked.
+    assert recording_vllm.engines == [
+        {
+            "model": "org/audio-model",
+            "limit_mm_per_prompt": {"audio": 16},
+            "seed": 3,
+            "max_model_len": 8192,
+        }
+    ]
+    batches = recording_vllm.batches
+    assert max(len(convs) for convs, _ in batches) == 4  # gathered up to batch_size
+    assert sum(len(convs) for convs, _ in batches) == len({r["key"] for r in rows})
+    _, params = batches[0]
+    assert params.kwargs == {"temperature": 0.0, "top_p": 1.0, "seed": 3, "max_tokens": 64}
+    # Each conversation is one user turn; every clip travels as a data URI of its own bytes,
+    # in prompt order, and the rows record exactly those clips as sent.
+    ds = load_dataset(starter_small)
+    by_sha = {
+        p.sha256: p
+        for inst in plan_instances(ds, plan)
+        for p in inst.prompt
+        if isinstance(p, AudioPart)
+    }
+    for convs, _ in batches:
+        for conv in convs:
+            [turn] = conv
+            assert turn["role"] == "user"
+            for part in turn["content"]:
+                if part["type"] == "audio_url":
+                    mime, b64 = part["audio_url"]["url"].removeprefix("data:").split(";base64,")
+                    data = base64.b64decode(b64)
+                    assert hashlib.sha256(data).hexdigest() in by_sha
+                    assert mime.startswith("audio/")
+                else:
+                    assert part["type"] == "text" and part["text"]
+    # The recorded reply answers pointwise J (R1); the other questions ask for other answer
+    # forms (emotion labels, one per context), so their rows are unparsed.
+    j = [r for r in rows if r["probe"] == "J" and r["protocol"] == "pointwise"]
+    assert j and {r["status"] for r in j} == {"ok"} and {r["pred"] for r in j} == {"R1"}
+    for r in rows:
+        assert r["audio_sent_sha256"] == [
+            p.sha256 for p in _prompt_of(ds, plan, r) if isinstance(p, AudioPart)
+        ]
+        assert r["usage"]["completion_tokens"] == 4  # the recorded reply's token ids
+
+
+def _prompt_of(ds: Any, plan: PlanSpec, row: dict[str, Any]) -> Any:
+    for inst in plan_instances(ds, plan):
+        if (inst.item_id, inst.probe, inst.protocol, inst.cue, inst.order, inst.branch) == (
+            row["item_id"],
+            row["probe"],
+            row["protocol"],
+            row["cue"],
+            row["order"],
+            row["branch"],
+        ) and inst.context_order == row["context_order"]:
+            return inst.prompt
+    raise AssertionError(row)
+
+
+def test_engine_that_cannot_load_stops_the_run_in_one_line(
+    starter_small: Path,
+    tmp_path: Path,
+    recording_vllm: type[_Recorder],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(**kwargs: Any) -> None:
+        raise RuntimeError("CUDA out of memory while loading\nlong trace")
+
+    monkeypatch.setattr(sys.modules["vllm"], "LLM", broken)
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
+    cfg = RunConfig(starter_small, ["vllm:org/m"], tmp_path / "r", plan)
+    with pytest.raises(FatalJudgeError, match="vllm: cannot load 'org/m'"):
+        asyncio.run(Runner(cfg).run())
+    assert not (tmp_path / "r" / "results.jsonl").exists()
