@@ -110,9 +110,12 @@ def test_worker_reasks_unparsable_replies_like_the_local_runner(
     plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
     inst = next(iter_instances(ds, plan))
     worker = BulkCaller(junk, starter_small, SETTINGS)
-    texts = worker.loop.run_until_complete(
-        worker._answer([(call_key(judge, inst.prompt, 0), inst, 0)])
-    )
+    try:
+        texts = worker.loop.run_until_complete(
+            worker._answer([(call_key(judge, inst.prompt, 0), inst, 0)])
+        )
+    finally:
+        worker.loop.close()
     made = [json.loads(t) for t in texts]
     assert [r["key"] for r in made] == [call_key(judge, inst.prompt, s) for s in (0, 1, 2)]
     assert [r["raw"] for r in made][-1].endswith('"R1"}')
@@ -127,7 +130,10 @@ def test_worker_that_cannot_start_stops_the_run_with_its_reason(
     starter_small: Path, tmp_path: Path
 ) -> None:
     worker = BulkCaller("builtin:random", tmp_path / "elsewhere", SETTINGS)
-    [text] = worker.loop.run_until_complete(worker._answer([]))
+    try:
+        [text] = worker.loop.run_until_complete(worker._answer([]))
+    finally:
+        worker.loop.close()
     assert "cannot read the dataset" in json.loads(text)["fatal"]
 
 

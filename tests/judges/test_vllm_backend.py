@@ -16,6 +16,7 @@ import pytest
 
 from paraudit.items.dataset import load_dataset
 from paraudit.judges.base import FatalJudgeError
+from paraudit.judges.registry import load_judge
 from paraudit.judges.vllm_backend import llm_kwargs
 from paraudit.protocols.parts import AudioPart
 from paraudit.runner.plan import PlanSpec, plan_instances
@@ -108,36 +109,48 @@ def test_runner_sends_batched_chats_with_each_clip_as_a_data_uri(
     assert sum(len(convs) for convs, _ in batches) == len({r["key"] for r in rows})
     _, params = batches[0]
     assert params.kwargs == {"temperature": 0.0, "top_p": 1.0, "seed": 3, "max_tokens": 64}
-    # Each conversation is one user turn; every clip travels as a data URI of its own bytes,
-    # in prompt order, and the rows record exactly those clips as sent.
+    # Each conversation is exactly one planned prompt, as one user turn: its texts and clips in
+    # the prompt's order, every clip a data URI of that clip's own bytes.
     ds = load_dataset(starter_small)
-    by_sha = {
-        p.sha256: p
-        for inst in plan_instances(ds, plan)
-        for p in inst.prompt
-        if isinstance(p, AudioPart)
-    }
+    planned = {_parts(inst.prompt): inst.prompt for inst in plan_instances(ds, plan)}
+    sent: dict[tuple[str, ...], list[str]] = {}
     for convs, _ in batches:
         for conv in convs:
             [turn] = conv
             assert turn["role"] == "user"
+            parts, clips = [], []
             for part in turn["content"]:
                 if part["type"] == "audio_url":
                     mime, b64 = part["audio_url"]["url"].removeprefix("data:").split(";base64,")
-                    data = base64.b64decode(b64)
-                    assert hashlib.sha256(data).hexdigest() in by_sha
                     assert mime.startswith("audio/")
+                    sha = hashlib.sha256(base64.b64decode(b64)).hexdigest()
+                    parts.append("audio:" + sha)
+                    clips.append(sha)
                 else:
-                    assert part["type"] == "text" and part["text"]
+                    assert part["type"] == "text"
+                    parts.append("text:" + part["text"])
+            assert tuple(parts) in planned
+            sent[tuple(parts)] = clips
+    assert set(sent) == set(planned)  # every planned prompt sent (once: the count above)
     # The recorded reply answers pointwise J (R1); the other questions ask for other answer
     # forms (emotion labels, one per context), so their rows are unparsed.
     j = [r for r in rows if r["probe"] == "J" and r["protocol"] == "pointwise"]
     assert j and {r["status"] for r in j} == {"ok"} and {r["pred"] for r in j} == {"R1"}
     for r in rows:
-        assert r["audio_sent_sha256"] == [
-            p.sha256 for p in _prompt_of(ds, plan, r) if isinstance(p, AudioPart)
-        ]
+        assert r["audio_sent_sha256"] == sent[_parts(_prompt_of(ds, plan, r))]
         assert r["usage"]["completion_tokens"] == 4  # the recorded reply's token ids
+    # The judge itself reports the clips it sent (not the runner's fallback to the prompt's).
+    judge = load_judge(spec)
+    judge.llm = _LLM()  # type: ignore[attr-defined]
+    prompt = next(iter(planned.values()))
+    [reply] = judge._run([prompt])  # type: ignore[attr-defined]
+    assert list(reply.sent_audio_sha256 or ()) == sent[_parts(prompt)]
+
+
+def _parts(prompt: Any) -> tuple[str, ...]:
+    return tuple(
+        "audio:" + p.sha256 if isinstance(p, AudioPart) else "text:" + p.text for p in prompt
+    )
 
 
 def _prompt_of(ds: Any, plan: PlanSpec, row: dict[str, Any]) -> Any:
@@ -166,6 +179,7 @@ def test_engine_that_cannot_load_stops_the_run_in_one_line(
     monkeypatch.setattr(sys.modules["vllm"], "LLM", broken)
     plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
     cfg = RunConfig(starter_small, ["vllm:org/m"], tmp_path / "r", plan)
-    with pytest.raises(FatalJudgeError, match="vllm: cannot load 'org/m'"):
+    with pytest.raises(FatalJudgeError, match="vllm: cannot load 'org/m'") as e:
         asyncio.run(Runner(cfg).run())
+    assert str(e.value) == "vllm: cannot load 'org/m' (CUDA out of memory while loading)"
     assert not (tmp_path / "r" / "results.jsonl").exists()

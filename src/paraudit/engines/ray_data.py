@@ -2,18 +2,18 @@
 
 Before the runner asks a judge one phase of its plan (every question but Staging, then
 Staging), the driver streams that phase's plan, keeps the calls `calls.sqlite` has not answered
-(each identical prompt once), packs them into chunks in Ray's object store and builds a Ray
-Dataset of chunk numbers. `map_batches` sends the chunks to a pool of actors (`BulkCaller`, one
-judge instance each, loaded and calibrated once per pass), which answer each chunk's calls
+(identical prompts once: DEDUPE_WINDOW), packs them into chunks, one Dataset block each, in
+Ray's object store. `map_batches` sends the blocks to a pool of actors (`BulkCaller`, one judge
+instance each, loaded and calibrated once per pass), which answer each chunk's calls
 concurrently (a batching judge batches them), re-ask unparsable replies up to --parse-retries
 and return the call records. The driver stays the single writer: it stores each record as it
 streams back and skips one the store already holds. The runner then asks the phase as on the
 local engine and finds every answer in the store, so rows, keys, resume and `--extend` are
 those of a local run.
 
-Faults: Ray Data restarts a dead actor and runs its chunk again (its defaults for actor pools:
-max_restarts=-1, max_task_retries=-1); a chunk's records reach the driver only from the run that
-finished, so a call lost with a killed worker is made again and stored once.
+Faults: a dead actor is restarted and its chunk run again, up to RayOptions.max_restarts times
+per actor (then the pass fails in one line); a chunk's records reach the driver only from the
+run that finished, so a call lost with a killed worker is made again and stored once.
 """
 
 from __future__ import annotations
@@ -95,18 +95,27 @@ class BulkCaller:
     """The Ray Data actor: one judge (through `JudgeWorker`: loaded once, calibrated on the
     dataset folder), answering the chunks whose numbers it is given."""
 
-    def __init__(self, spec: str, dataset_root: Path | None, settings: BulkSettings) -> None:
+    def __init__(
+        self,
+        spec: str,
+        dataset_root: Path | None,
+        settings: BulkSettings,
+        chunks: list[Any] | None = None,
+    ) -> None:
         from paraudit.engines.ray_worker import JudgeWorker
 
         self.worker = JudgeWorker(spec, dataset_root)
         self.settings = settings
+        self.chunks = chunks or []
+        """ObjectRefs of the pass's chunks (pickled by this run's driver), by number."""
         self.loop = asyncio.new_event_loop()
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        import ray
+
         out: list[str] = []
-        for packed in batch["chunk"]:
-            # Pickled by this run's driver (answer_with_ray_data), never read from elsewhere.
-            pending: list[Pending] = pickle.loads(packed)
+        for number in batch["chunk"]:
+            pending: list[Pending] = pickle.loads(ray.get(self.chunks[int(number)]))
             out += self.loop.run_until_complete(self._answer(pending))
         return {"record": np.array(out, dtype=object)}
 
@@ -161,40 +170,45 @@ def answer_with_ray_data(
     (the store's lookups return only finished ones), for the runner to use as they are.
 
     `pool`: "workers" (actors), "max_restarts" (per actor) and each actor's num_cpus or
-    num_gpus. `stop`: set from another thread to end the pass after the batch in hand (Ctrl-C).
+    num_gpus. `stop`: set from another thread (Ctrl-C) to end the pass at the next chunk
+    planned or batch received; what was stored by then is kept.
     """
-    import pyarrow as pa
-
+    stopped = stop.is_set if stop is not None else lambda: False
     size = {k: v for k, v in pool.items() if k in ("num_cpus", "num_gpus")}
     workers = int(pool.get("workers", 1))
-    # --concurrency is the run's: split over the workers, as on the local engine and the pool.
-    settings = replace(settings, concurrency=max(1, -(-settings.concurrency // workers)))
-    # One block per chunk, put in Ray's object store as soon as it is full: the driver holds
-    # one chunk at a time (the object store holds the phase's pending calls; Ray spills them
-    # to disk when it fills).
+    # Each chunk is put in Ray's object store as soon as it is full: the driver holds one
+    # chunk at a time (the object store holds the phase's pending calls; Ray spills them to
+    # disk when it fills). The Dataset's rows are the chunks' numbers, one block each, and the
+    # actors fetch the chunks themselves: a Dataset made with from_items needs no Ray task to
+    # read its blocks' metadata (from_arrow_refs does, and those tasks were seen to hang on the
+    # 2-CPU test cluster after other work).
     blocks: list[Any] = []
     pending = pending_calls(judge, instances, store, settings.parse_retries)
-    for chunk in chunks(pending, settings.chunk_size):
-        blocks.append(ray.put(pa.table({"chunk": [pickle.dumps(chunk)]})))
+    for chunk in chunks(pending, split(settings, workers).chunk_size):
+        if stopped():
+            return {}
+        blocks.append(ray.put(pickle.dumps(chunk)))
     if not blocks:
         return {}
+    # No more workers than chunks: a worker with nothing to do would still load the model.
+    workers = min(workers, len(blocks))
     restarts = int(pool.get("max_restarts", 3))
     with warnings.catch_warnings():
         # Ray 2.60 names no parameter for an actor's restarts but takes them as remote args,
         # with a deprecation warning (removal planned for Ray 2.64: pyproject pins below it).
         warnings.filterwarnings("ignore", "`ray_remote_args` is deprecated", DeprecationWarning)
-        calls = ray.data.from_arrow_refs(blocks).map_batches(
+        numbers = [{"chunk": i} for i in range(len(blocks))]
+        calls = ray.data.from_items(numbers, override_num_blocks=len(blocks)).map_batches(
             BulkCaller,
             fn_constructor_kwargs={
                 "spec": judge.spec,
                 "dataset_root": dataset_root,
-                "settings": settings,
+                "settings": split(settings, workers),
+                "chunks": blocks,
             },
             batch_size=1,
             batch_format="numpy",
-            # No more workers than chunks: a worker with nothing to do would still load the
-            # model.
-            compute=ray.data.ActorPoolStrategy(size=min(workers, len(blocks))),
+            compute=ray.data.ActorPoolStrategy(size=workers),
             # A worker that keeps dying (out of memory while loading, a crashing decoder) ends
             # the pass instead of being restarted for ever (Ray Data's default).
             max_restarts=restarts,
@@ -206,9 +220,22 @@ def answer_with_ray_data(
     answered = 0
     if progress.first_call_at is None:  # the workers' start-up counts as call time here
         progress.first_call_at = time.perf_counter()
-    batches = calls.iter_batches(batch_size=None, batch_format="numpy")
+    batches = iter(calls.iter_batches(batch_size=None, batch_format="numpy"))
     try:
-        for batch in batches:
+        while not stopped():
+            try:
+                batch = next(batches)
+            except StopIteration:
+                break
+            except ParauditError:
+                raise
+            except Exception as e:  # Ray's own failure (workers out of restarts): one line
+                first = (str(e).strip().splitlines() or [""])[0]
+                raise FatalJudgeError(
+                    f"{judge.label}: the Ray Data pass failed ({type(e).__name__}: "
+                    f"{first[:300]}); see the Ray logs. Answers stored so far are kept: rerun "
+                    "to resume"
+                ) from e
             new = _store(batch, store, failed)
             answered += new
             progress.calls_made += new
@@ -216,37 +243,34 @@ def answer_with_ray_data(
             progress.note = f"{judge.label}: {answered} calls answered on Ray Data"
             if on_progress:
                 on_progress(progress)
-            if stop is not None and stop.is_set():
-                break
-    except ParauditError:
-        raise
-    except Exception as e:  # Ray's own failure (workers out of restarts): one line
-        first = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        raise FatalJudgeError(
-            f"{judge.label}: the Ray Data pass failed ({type(e).__name__}: {first[:300]}); "
-            "see the Ray logs. Answers stored so far are kept: rerun to resume"
-        ) from None
     finally:
         close = getattr(batches, "close", None)
         if close is not None:
-            close()  # stops the pass's execution when it ends early
+            close()  # ends the pass's execution when it stops early
         progress.note = ""
     return failed
 
 
+def split(settings: BulkSettings, workers: int) -> BulkSettings:
+    """A worker's share of the run's --concurrency (as on the local engine and the pool, the
+    run's concurrency is the number of calls in flight in all)."""
+    return replace(settings, concurrency=max(1, -(-settings.concurrency // workers)))
+
+
 def _store(batch: dict[str, np.ndarray], store: CallStore, failed: dict[str, CallRecord]) -> int:
-    """Store one batch of a pass's records (each key once); how many were new."""
+    """Store one batch of a pass's records, each key once; how many were stored."""
     records = [json.loads(text) for text in batch["record"]]
     for r in records:
         if "fatal" in r:
             raise FatalJudgeError(r["fatal"])
     made = [CallRecord(**r) for r in records]
-    already = store.finished_among([r.key for r in made])
+    already = set(store.finished_among([r.key for r in made]))
     new = 0
     for rec in made:
         if rec.key in already:
-            continue  # stored by an earlier chunk or run: written once
+            continue  # stored by an earlier chunk, run or twin in this batch: written once
         store.put(rec)
+        already.add(rec.key)
         new += 1
         if rec.status == "error":
             failed[rec.key] = rec

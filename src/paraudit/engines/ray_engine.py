@@ -35,8 +35,8 @@ from paraudit.runfolder import CallRecord, CallStore
 from paraudit.runner.asking import BulkSettings, Progress
 
 STOP_WAIT_S = 30.0
-"""How long a cancelled run waits for a Ray Data pass to stop (it stops after the batch in
-hand) before it closes the store."""
+"""How long a cancelled run waits for a Ray Data pass to stop (at its next chunk or batch)
+before it closes the store; a later write is refused by the closed store."""
 READY_TIMEOUT_S = 1800.0
 """How long a pool may take to start (a large vLLM model loads in minutes, not hours)."""
 WAIT_FOR_WORKER_S = 0.05
@@ -170,8 +170,9 @@ class RayJudge(Judge):
             pool["num_gpus"] = o.gpus_per_worker
         else:
             pool["num_cpus"] = o.cpus_per_worker
-        # In a thread, so the event loop stays free: Ctrl-C cancels this await at once, and
-        # the pass stops after the batch in hand (its stored answers are kept).
+        # In a thread, so the event loop stays free: Ctrl-C cancels this await at once and the
+        # pass stops at its next chunk or batch (a pass still waiting for its first batch, a
+        # model loading, is waited for when the run's event loop closes).
         stop = threading.Event()
         work = asyncio.ensure_future(
             asyncio.to_thread(
@@ -194,6 +195,8 @@ class RayJudge(Judge):
             stop.set()
             # Let the pass end before the runner closes the store under it.
             await asyncio.wait({work}, timeout=STOP_WAIT_S)
+            if work.done() and not work.cancelled():
+                work.exception()  # seen: the cancellation is what the run reports
             raise
 
     def start(self, dataset: Any) -> None:

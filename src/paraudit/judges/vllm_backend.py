@@ -95,8 +95,9 @@ class VLLMJudge(Judge):
         if self.llm is None:
             try:
                 self.llm = await asyncio.to_thread(load)
-            except Exception as e:
-                raise FatalJudgeError(f"vllm: cannot load '{self.model_id}' ({e})") from None
+            except Exception as e:  # vLLM's load errors run over many lines: the first says it
+                first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                raise FatalJudgeError(f"vllm: cannot load '{self.model_id}' ({first})") from None
 
     def _run(self, prompts: list[Prompt]) -> list[Reply]:
         from vllm import SamplingParams

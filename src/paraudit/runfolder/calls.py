@@ -263,4 +263,7 @@ class CallStore:
             )
 
     def close(self) -> None:
-        self._db.close()
+        # Under the lock: a Ray Data pass still stopping (engines.ray_data) may be writing
+        # from its own thread; after this its writes fail instead of racing the close.
+        with self._lock:
+            self._db.close()
