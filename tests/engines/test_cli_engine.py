@@ -11,6 +11,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from paraudit.cli.main import app
+from tests.engines.audits import rows_without_latency as _rows
 
 runner = CliRunner()
 
@@ -19,13 +20,6 @@ def _cli(*args: str) -> tuple[int, str]:
     r = runner.invoke(app, list(args), env={"COLUMNS": "200"})
     assert "Traceback" not in r.output, r.output
     return r.exit_code, r.output
-
-
-def _rows(out: Path) -> list[dict[str, Any]]:
-    rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
-    for r in rows:
-        r.pop("latency_s")
-    return rows
 
 
 def test_run_on_ray_writes_the_run_folder(

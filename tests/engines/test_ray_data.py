@@ -27,29 +27,16 @@ from paraudit.runner.asking import BulkSettings, Progress, call_record
 from paraudit.runner.calls import CallOutcome, RetryPolicy, call_key
 from paraudit.runner.plan import PlanSpec, iter_instances
 from paraudit.runner.run import RunConfig, Runner
+from tests.engines.audits import rows_without_latency as _rows
+from tests.engines.audits import run_audit as _run
 
 PLAN = PlanSpec(probes=("J", "O"), protocols=("pointwise", "pairwise"), cues=("none", "hard"))
 SETTINGS = BulkSettings(concurrency=4, retry=RetryPolicy(), parse_retries=2)
 
 
-def _rows(out: Path) -> list[dict[str, Any]]:
-    rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
-    for r in rows:
-        r.pop("latency_s")
-    return rows
-
-
 def _keys(out: Path) -> list[str]:
     db = sqlite3.connect(out / "calls.sqlite")
     return [k for (k,) in db.execute("SELECT key FROM calls")]
-
-
-def _run(cfg: RunConfig, engine: RayEngine | None = None, on_progress: Any = None) -> Runner:
-    if engine is not None:
-        cfg.judge_loader = engine.load_judge
-    runner = Runner(cfg, on_progress)
-    asyncio.run(runner.run())
-    return runner
 
 
 class Junk(Judge):

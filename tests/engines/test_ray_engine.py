@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
@@ -15,7 +14,9 @@ import pytest
 
 from paraudit.engines.ray_engine import RayEngine, RayOptions
 from paraudit.runner.plan import PlanSpec
-from paraudit.runner.run import Progress, RunConfig, Runner
+from paraudit.runner.run import Progress, RunConfig
+from tests.engines.audits import rows_without_latency as _rows
+from tests.engines.audits import run_audit as _run
 
 PLAN = PlanSpec(
     probes=("J", "P", "O", "S", "T"),
@@ -24,13 +25,6 @@ PLAN = PlanSpec(
     limit=2,
 )
 BUILTINS = ["builtin:random", "builtin:first", "builtin:transcript", "builtin:prosody"]
-
-
-def _rows(out: Path) -> list[dict[str, Any]]:
-    rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
-    for r in rows:
-        r.pop("latency_s")
-    return rows
 
 
 def _calls(out: Path) -> dict[str, tuple[Any, ...]]:
@@ -44,14 +38,6 @@ def _wait_for_free_cpus(ray: Any, cpus: float) -> None:
     while ray.available_resources().get("CPU", 0) < cpus:
         assert time.monotonic() < deadline, ray.available_resources()
         time.sleep(0.1)
-
-
-def _run(cfg: RunConfig, engine: RayEngine | None = None, on_progress: Any = None) -> Runner:
-    if engine is not None:
-        cfg.judge_loader = engine.load_judge
-    runner = Runner(cfg, on_progress)
-    asyncio.run(runner.run())
-    return runner
 
 
 def test_builtin_judges_give_the_local_rows(
