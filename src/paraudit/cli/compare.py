@@ -11,28 +11,42 @@ from rich import box
 from rich.table import Table
 
 from paraudit.cli.common import console, fail, user_errors, warn
+from paraudit.cli.help import OUTPUT, STATS
 from paraudit.errors import ParauditError
 from paraudit.report.build import load_runs
 from paraudit.runfolder.spec import run_dataset
 from paraudit.stats.compare import compare_runs, resolve_pair
+
+WHAT = "What to compare"  # a --help panel (cli/help.py)
 
 
 @user_errors
 def compare(
     run_a: Path = typer.Argument(..., help="Baseline run folder."),
     run_b: Path = typer.Argument(..., help="Candidate run folder."),
-    out: Path | None = typer.Option(None, "--out", help="Also write the comparison as JSON."),
-    replicates: int = typer.Option(10_000, min=100, help="Bootstrap replicates."),
-    seed: int = typer.Option(0, help="Bootstrap seed."),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        metavar="FILE",
+        help="Also write the comparison as JSON.",
+        rich_help_panel=OUTPUT,
+    ),
+    replicates: int = typer.Option(
+        10_000, min=100, metavar="N", help="Bootstrap replicates.", rich_help_panel=STATS
+    ),
+    seed: int = typer.Option(0, metavar="N", help="Bootstrap seed.", rich_help_panel=STATS),
     renderings: bool = typer.Option(
         False,
         "--renderings",
         help="Dataset-level: the same items in two renderings (e.g. TTS vs source recordings);"
         " Spearman rho of each judge's (P,O,J) state profile.",
+        rich_help_panel=WHAT,
     ),
     judge: list[str] = typer.Option(
         [],
         "--judge",
+        metavar="A=B",
+        rich_help_panel=WHAT,
         help="LABEL_A=LABEL_B: compare judge LABEL_A of RUN_A with LABEL_B of RUN_B (repeatable;"
         " default: judges of the same name, or the only judge of each run).",
     ),

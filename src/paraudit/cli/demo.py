@@ -51,10 +51,16 @@ def check_demo_folder(out: Path, cache: Path | None, force: bool) -> bool:
 
 @user_errors
 def demo(
-    out: Path = typer.Option(Path("demo-out"), "--out", help="Folder for the dataset and the run."),
-    cache: Path | None = typer.Option(None, "--cache", help="Render cache folder."),
+    out: Path = typer.Option(
+        Path("demo-out"), "--out", metavar="DIR", help="Folder for the dataset and the run."
+    ),
+    cache: Path | None = typer.Option(None, "--cache", metavar="DIR", help="Render cache folder."),
     annotators: int = typer.Option(
-        0, "--annotators", min=0, help="Also simulate N listeners (paraudit[annotate])."
+        0,
+        "--annotators",
+        min=0,
+        metavar="N",
+        help="Also simulate N listeners (paraudit[annotate]).",
     ),
     force: bool = typer.Option(
         False, "--force", help="Rebuild OUT/starter when it is not a valid dataset."
