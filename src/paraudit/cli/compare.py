@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich import box
@@ -167,12 +168,31 @@ def _renderings(run_a: Path, run_b: Path, out: Path | None) -> None:
         raise fail("the runs share no item: compare runs on two renderings of the same items")
     if not result["judges"]:
         raise fail("no judge has (P,O,J) states in both runs (run probes J, P and O)")
+    console.print(renderings_table(result))
+    p = result["pooled"]
+    console.print(
+        f"pooled over judges: Spearman {fmt(p.get('spearman'))}, Pearson {fmt(p.get('pearson'))}"
+        f" ({p['points']} points)"
+    )
+    if out:
+        out.write_text(json.dumps(result, indent=2) + "\n")
+
+
+def renderings_table(result: dict[str, Any]) -> Table:
+    """One row per judge; the judge column is never cut ("builtin:p…") and the number columns
+    are short, so the table fits 80 columns with every name whole."""
     table = Table(
         title=f"state profiles, same {result['shared_items']} items in two renderings "
-        f"(A has {result['items_a']}, B has {result['items_b']})"
+        f"(A has {result['items_a']}, B has {result['items_b']}); n: instances, ρ: Spearman, "
+        "r: Pearson, TV: total-variation distance",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
     )
-    for col in ("judge", "instances A", "instances B", "Spearman ρ", "Pearson r", "slope", "TV"):
-        table.add_column(col)
+    longest = max((len(j["judge"]) for j in result["judges"]), default=5)
+    table.add_column("judge", no_wrap=True, min_width=longest)
+    for col in ("n A", "n B", "ρ", "r", "slope", "TV"):
+        table.add_column(col, justify="right", no_wrap=True)
     for j in result["judges"]:
         table.add_row(
             j["judge"],
@@ -183,11 +203,4 @@ def _renderings(run_a: Path, run_b: Path, out: Path | None) -> None:
             fmt(j["slope"]),
             fmt(j["tv_distance"]),
         )
-    console.print(table)
-    p = result["pooled"]
-    console.print(
-        f"pooled over judges: Spearman {fmt(p.get('spearman'))}, Pearson {fmt(p.get('pearson'))}"
-        f" ({p['points']} points)"
-    )
-    if out:
-        out.write_text(json.dumps(result, indent=2) + "\n")
+    return table
