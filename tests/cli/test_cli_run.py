@@ -187,7 +187,9 @@ def test_summary_fits_80_columns(tiny_dataset: Path, tmp_path: Path) -> None:
         "J,P,O",
     )
     assert code == 0, text
-    table = text[text.index("accuracy (strict)") : text.index("J1 = ")]
+    # The legend first: a table longer than the screen cannot scroll it away.
+    assert text.index("J1 = ") < text.index("R1%: share") < text.index("accuracy (strict)")
+    table = text[text.index("accuracy (strict)") : text.index("paraudit report")]
     assert all(len(line) <= 80 for line in table.splitlines())
     assert "…" not in table
     assert "single" in table and "position" in table and "point" in table

@@ -13,9 +13,10 @@ from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from paraudit.cli.common import console, err_console, fail, user_errors
+from paraudit.cli.common import console, err_console, fail, prepare_output, user_errors
 from paraudit.cli.engine import open_engine, print_cluster, print_estimates
 from paraudit.cli.help import ASK, CALLS, OUTPUT, SCALE
+from paraudit.cli.verdicts import print_report_path, print_verdicts
 from paraudit.judges.prices import load_prices
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
@@ -91,8 +92,8 @@ def execute(cfg: RunConfig) -> RunOutcome:
 
         runner = Runner(cfg, update)
         outcome = asyncio.run(runner.execute())
-    for note in runner.notes:
-        err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+    for note in runner.notes:  # wrapped at spaces by rich: the terminal would break mid-word
+        err_console.print(f"[yellow]note:[/] {note}", highlight=False)
     counts = outcome.statuses
     console.print(
         f"{outcome.rows} results ({counts['ok']} answered, {counts['unparsed']} unparsed, "
@@ -101,16 +102,23 @@ def execute(cfg: RunConfig) -> RunOutcome:
         "store, or identical prompts asked once) "
         f"→ {cfg.out / 'results.jsonl'}",
         highlight=False,
-        soft_wrap=True,
     )
     return outcome
 
 
 def print_summary(cells: list[dict[str, Any]]) -> None:
-    """A compact table that fits 80 columns: judges by key (legend below), short task and
-    protocol names, counts of unparsed/refused/error rows. The report has the full tables.
+    """A compact table that fits 80 columns: judges by key, short task and protocol names,
+    counts of unparsed/refused/error rows; its legend comes first, so a table longer than the
+    screen cannot scroll it away. The report has the full tables.
     `cells` is stats.accuracy.CellTally's table (summary_table of the rows)."""
     keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in cells), 1)}
+    for judge, key in keys.items():
+        console.print(f"{key} = {judge}", highlight=False, soft_wrap=True)
+    console.print(
+        "pr: probe · unp/ref: unparsed, refused (count as wrong) · err: failed calls (no "
+        "answer, left out) · R1%: share of first-option picks",
+        highlight=False,
+    )
     table = Table(
         title="accuracy (strict), per instance",
         box=box.SIMPLE_HEAD,
@@ -140,15 +148,14 @@ def print_summary(cells: list[dict[str, Any]]) -> None:
             "–" if fp is None else f"{fp:.0%}",
         )
     console.print(table)
-    for judge, key in keys.items():
-        console.print(f"{key} = {judge}", highlight=False, soft_wrap=True)
-    console.print(
-        "pr: probe · unp/ref: unparsed, refused (count as wrong) · err: failed calls (no "
-        "answer, left out) · "
-        "R1%: share of first-option picks · item-level 95 % intervals, order-consistent "
-        "states and verdicts: paraudit report RUN_DIR",
-        highlight=False,
-    )
+
+
+def check_report_folder(report: Path, out: Path) -> None:
+    """--report before any call: a new or empty folder, or an earlier report (refreshed in
+    place, as `paraudit report` does), never the run folder itself."""
+    if report.absolute() == out.absolute():
+        raise fail("--report must be another folder than --out (the run folder)")
+    prepare_output(report, force=True, what="--report", marker="summary.json")
 
 
 def resume_command(dataset: Path, judges: list[str], out: Path, extra: list[str]) -> str:
@@ -222,6 +229,20 @@ def run(
         False,
         "--dry-run",
         help="Print plan size, audio seconds, tokens and estimated cost.",
+        rich_help_panel=OUTPUT,
+    ),
+    report: Path | None = typer.Option(
+        None,
+        "--report",
+        metavar="DIR",
+        help="Then write the diagnostic report to DIR and end with one verdict per judge × "
+        "task (without it: the per-cell table).",
+        rich_help_panel=OUTPUT,
+    ),
+    table: bool = typer.Option(
+        False,
+        "--table",
+        help="With --report: also print the per-cell accuracy table.",
         rich_help_panel=OUTPUT,
     ),
     prices: Path | None = typer.Option(
@@ -314,8 +335,23 @@ def run(
                 print_cluster(cluster)
                 print_estimates(cluster, cfg)
             return
+        if report is not None:
+            check_report_folder(report, out)
         outcome = execute(cfg)
-    print_summary(outcome.table)
+    if report is None or table:
+        print_summary(outcome.table)
+    if report is None:
+        console.print(
+            "verdicts, item-level 95 % intervals and order-consistent states: "
+            f"paraudit report {shlex.quote(str(out))} --out REPORT_DIR (or rerun with --report)",
+            highlight=False,
+        )
+    else:
+        from paraudit.report.build import write_report  # the statistics stack: only now
+
+        path = write_report([out], report)
+        print_verdicts(report)
+        print_report_path(path)
     errors = outcome.statuses["error"]
     if errors:
         extra = [
