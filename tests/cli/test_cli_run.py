@@ -309,3 +309,17 @@ def test_pointwise_only_probes_are_noted_when_pointwise_is_left_out(
             "--protocols", protocols, "--out", str(tmp_path / probes), "--dry-run",
         )  # fmt: skip
         assert code == 0 and "pointwise only" not in out, out
+
+
+def test_limit_is_a_quick_trial_of_every_task(starter_small: Path, tmp_path: Path) -> None:
+    """--limit 1 on the starter set (listed task by task) asks one item of each task."""
+    out = tmp_path / "r"
+    code, text = _run(
+        "run", str(starter_small), "--judge", "builtin:first", "--probes", "J", "--limit", "1",
+        "--protocols", "pairwise", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, text
+    rows = read_results(out)
+    tasks = {r["task"] for r in rows}
+    assert tasks == {"single-turn-emotions", "positional-emotion"}
+    assert len({r["item_id"] for r in rows}) == 2
