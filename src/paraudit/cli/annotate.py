@@ -83,6 +83,14 @@ STORE = typer.Option(
 )
 
 
+def progress_text(kinds: dict[str, int]) -> str:
+    """'50 scored + 6 checks': --per-annotator counts scored stimuli only, so a bare '0/56'
+    beside --per-annotator 50 looked wrong; the hidden repeats and catch items are checks."""
+    scored = kinds.get("own", 0) + kinds.get("overlap", 0)
+    checks = kinds.get("repeat", 0) + kinds.get("catch", 0)
+    return f"{scored} scored + {checks} checks" if checks else f"{scored} scored"
+
+
 def _config(
     annotators: str,
     per: int,
@@ -141,8 +149,12 @@ def annotate(
         console.print(f"{verb} study {escape(str(store))}", highlight=False)
         console.print("annotator links (secret: give each person only their own):")
         for name, token in st.annotators():
-            done, total = st.count(name)
-            console.print(f"  {escape(name)}  {base}/a/{token}  ({done}/{total})", highlight=False)
+            done, _ = st.count(name)
+            progress = f"{done} of {progress_text(st.kinds(name))}"
+            # One logical line (soft-wrapped): a link copied from the terminal stays whole.
+            console.print(
+                f"  {escape(name)}  ({progress})  {base}/a/{token}", highlight=False, soft_wrap=True
+            )
         console.print(f"admin: {base}/admin/{st.meta('admin_token')}", highlight=False)
     finally:
         st.close()
