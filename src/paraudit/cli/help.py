@@ -100,10 +100,10 @@ def _description(param: Param, console: Console, width: int) -> Text:
     would wrap ("[default:" | "both]") starts a new line instead."""
     # Plain text, not rich markup: help names extras such as paraudit[annotate].
     text = Text(" ".join(inspect.cleandoc(param.help or "").split()))
-    extras = [(f"[{r}]", "dim") for r in (_range(param),) if r is not None]
-    default = _default(param)
-    if default is not None:
-        extras.append((f"[default: {default}]", "dim"))
+    # Default and range in one bracket ("[default: 8; at least 1]"): a line less per option.
+    facts = [f"default: {d}" for d in (_default(param),) if d is not None]
+    facts += [r for r in (_range(param),) if r is not None]
+    extras = [(f"[{'; '.join(facts)}]", "dim")] if facts else []
     if param.required:
         extras.append(("[required]", "red"))
     for extra, style in extras:
