@@ -1,8 +1,8 @@
 """How builders turn a turn's words and emotion into a checked clip: one small interface.
 
 `TurnVoicer` is the seam between the builders and rendering + audio QC. Two implementations:
-`ScorerVoicer` (the default) renders through a TTS backend (`paraudit.render.tts`: piper,
-openai:gpt-4o-mini-tts, gemini:MODEL) and the Audio Scorer's render-and-retry (paper B.2.3:
+`ScorerVoicer` (the default) renders through a TTS backend (`render.backends.make_tts`:
+piper, openai:gpt-4o-mini-tts, gemini:MODEL) and the Audio Scorer's render-and-retry (paper B.2.3:
 stop at 3 accepted or 10 tries, keep the fittest, drop the turn if none passes);
 `PiperVoicer` (`--qc direction`) is the starter set's faster chain, the Piper + PSOLA renderer
 with its direction check against a neutral rendering (up to 3 tries).
@@ -18,10 +18,16 @@ from typing import Any, Protocol
 
 import soundfile as sf
 
+from paraudit.audio.clips import wav_bytes
+from paraudit.builders.scorer import AudioScorer
 from paraudit.errors import ParauditError
+from paraudit.items.dataset import sha256_bytes
 from paraudit.items.records import Speaker
 from paraudit.qc.acoustics import ProsodyFeatures
+from paraudit.qc.rules import canonical_emotion
+from paraudit.qc.ser import make_ser
 from paraudit.render import prosody
+from paraudit.render.backends import make_tts
 from paraudit.render.profiles import ASSISTANT_PROFILES, HUMAN_PROFILES
 from paraudit.render.renderer import Clip, Renderer, render_all
 
@@ -208,10 +214,6 @@ class ScorerVoicer:
         max_tries: int = 10,
         min_dnsmos_ovrl: float | None = None,
     ) -> None:
-        from paraudit.qc.scorer import AudioScorer
-        from paraudit.qc.ser import make_ser
-        from paraudit.render.tts import make_tts
-
         self.tts = make_tts(tts_spec, cache_dir=cache_dir)
         self.scorer = AudioScorer(
             self.tts,
@@ -250,8 +252,6 @@ class ScorerVoicer:
         return tuple(self.tts.voices)
 
     def can_voice(self, speaker: Speaker, emotion: str) -> bool:
-        from paraudit.qc.rules import canonical_emotion
-
         try:
             canonical_emotion(emotion)
             self.tts.request("x", emotion, speaker, self.tts.voices[0], 0)
@@ -260,9 +260,6 @@ class ScorerVoicer:
         return True
 
     def _write(self, clip: Any) -> Path:
-        from paraudit.items.dataset import sha256_bytes
-        from paraudit.render.tts import wav_bytes
-
         data = wav_bytes(clip)
         path = self.clips / f"{sha256_bytes(data)}.wav"
         if not path.is_file():

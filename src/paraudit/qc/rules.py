@@ -38,7 +38,9 @@ from typing import Literal
 
 import numpy as np
 
+from paraudit.audio.pitch import last_voiced_time
 from paraudit.errors import ParauditError
+from paraudit.items.records import EMOTION_ALIASES
 from paraudit.qc.acoustics import clean_pitch, count_syllables, measure, silent_gaps
 
 END_WINDOW_VOICED_S = 0.6
@@ -112,8 +114,6 @@ class Measurements:
 def end_slope(samples: np.ndarray, rate: int) -> float:
     """Pitch slope (st/s) over the last `END_WINDOW_VOICED_S` of voiced frames, fitted through
     `END_POINTS` points (median semitones of equal chunks), after creak at the end is cut."""
-    from paraudit.render.prosody import last_voiced_time
-
     t, f0 = clean_pitch(samples, rate)
     if f0.size < END_POINTS:
         return NAN
@@ -337,10 +337,8 @@ FALLBACK_DESCRIPTIONS = {
 
 
 def canonical_emotion(emotion: str) -> str:
-    from paraudit.render.tts_styles import ALIASES
-
     e = emotion.lower()
-    e = ALIASES.get(e, e)
+    e = EMOTION_ALIASES.get(e, e)
     if e not in RULES:
         raise ParauditError(
             f"the Audio Scorer has no rule for emotion '{emotion}' (known: {', '.join(RULES)})"

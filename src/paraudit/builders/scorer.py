@@ -15,8 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from paraudit.audio.clips import Clip
 from paraudit.items.records import Speaker
+from paraudit.qc import dnsmos
 from paraudit.qc.rules import (
+    RULES,
     Baseline,
     Verdict,
     canonical_emotion,
@@ -26,7 +29,7 @@ from paraudit.qc.rules import (
     rule_description,
 )
 from paraudit.qc.ser import SERBackend
-from paraudit.render.tts import LOCAL_COMPUTE, Clip, TTSBackend
+from paraudit.render.tts import LOCAL_COMPUTE, TTSBackend
 
 MAX_ACCEPTED = 3
 MAX_TRIES = 10
@@ -184,8 +187,6 @@ class AudioScorer:
 
     def describe(self) -> dict[str, Any]:
         """For the dataset card: policy, SER model, and the rule each emotion is judged by."""
-        from paraudit.qc.rules import RULES
-
         return {
             "max_accepted": self.max_accepted,
             "max_tries": self.max_tries,
@@ -219,9 +220,7 @@ class AudioScorer:
         values = {**v.values, **{f"ser_{k}": p for k, p in (probs or {}).items()}}
         reasons = list(v.reasons)
         if self.min_dnsmos_ovrl is not None:
-            from paraudit.qc.dnsmos import dnsmos
-
-            ovrl = dnsmos(clip.samples, clip.sample_rate).ovrl
+            ovrl = dnsmos.dnsmos(clip.samples, clip.sample_rate).ovrl
             values["dnsmos_ovrl"] = ovrl
             if not ovrl >= self.min_dnsmos_ovrl:
                 reasons.append(f"DNSMOS OVRL {ovrl:.2f} < {self.min_dnsmos_ovrl:g}")

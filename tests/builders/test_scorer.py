@@ -7,13 +7,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from paraudit.builders.scorer import AudioScorer, QCCounts, render_with_retry
 from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
 from paraudit.qc import dnsmos as dnsmos_module
 from paraudit.qc.dnsmos import DnsmosScore
 from paraudit.qc.rules import Verdict
-from paraudit.qc.scorer import AudioScorer, QCCounts, render_with_retry
-from paraudit.render.tts import TTSBackend, make_tts
+from paraudit.render.backends import make_tts
+from paraudit.render.tts import TTSBackend
 
 RATE = 16000
 
@@ -190,8 +191,8 @@ def test_piper_renderings_pass_the_published_hesitant_rule(tmp_path: Path) -> No
 def test_hosted_turns_through_the_scorer_in_threads(tmp_path: Path) -> None:
     """The loopback service always returns the same neutral Piper sentence: neutral turns pass,
     frazzled ones never do, and every request carries its own emotion's instructions."""
+    from paraudit.audio.clips import resample
     from paraudit.render.piper_voice import load_synth, resolve_voice
-    from paraudit.render.tts import resample
     from paraudit.render.tts_styles import STYLES
     from tests.render.tts_loopback import RATE as HOSTED_RATE
     from tests.render.tts_loopback import TTSLoopback
