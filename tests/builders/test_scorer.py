@@ -213,3 +213,16 @@ def test_hosted_turns_through_the_scorer_in_threads(tmp_path: Path) -> None:
     assert len(bodies) == 3 + 3 + 4
     frazzled = [b for b in bodies if b["instructions"] == STYLES["frazzled"][0]]
     assert len(frazzled) == 4 and all(b["voice"] == "alloy" for b in frazzled)
+
+
+def test_one_turn_request_shape_from_builders_to_the_tts() -> None:
+    # Builders, voicing and the scorer once passed (text, speaker, emotion, voice) and
+    # (text, emotion, role, voice) tuples and reshuffled between them.
+    import inspect
+
+    from paraudit.builders.scorer import TurnRequest
+
+    params = list(inspect.signature(TTSBackend.synthesize).parameters)
+    assert list(TurnRequest._fields) == params[1:5]
+    job = TurnRequest("Hi there.", "sad", "human", "low")
+    assert job == ("Hi there.", "sad", "human", "low") and hash(job) == hash(tuple(job))

@@ -1,5 +1,5 @@
-"""The builders end to end: sources → LLM composition → balance ratings → voicing + QC →
-items (branch 0 by a seeded coin) → dataset folder (atomic) + dataset card.
+"""The builders end to end: sources → LLM composition → voicing + QC → branch 0 (seeded and
+balanced over the kept pairs) → balance ratings → items → dataset folder (atomic) + card.
 
 Everything expensive is cached by content (LLM completions in compose.sqlite, clips in the
 render cache), so rerunning the same command after a crash resumes where it stopped.
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from paraudit import __version__
+from paraudit.builders.branches import Signature, branch_zero, signatures
 from paraudit.builders.composing import (
     ID_PREFIX,
     TASKS,
@@ -29,7 +30,8 @@ from paraudit.builders.composing import (
     unrenderable,
 )
 from paraudit.builders.quality import dnsmos, dnsmos_available, length_words, rate_responses
-from paraudit.builders.voicing import TurnVoicer, Voiced, VoiceJob
+from paraudit.builders.scorer import TurnRequest
+from paraudit.builders.voicing import TurnVoicer, Voiced
 from paraudit.compose.llm import ComposerLLM
 from paraudit.compose.parse import Rejection
 from paraudit.errors import ParauditError
@@ -189,11 +191,6 @@ def compose_stage(
     return accepted
 
 
-def _coin(seed: int, key: str) -> bool:
-    """True when side B becomes branch 0."""
-    return random.Random(f"{seed}:coin:{key}").random() < 0.5
-
-
 def _voices(voicer: TurnVoicer, seed: int, key: str) -> dict[str, str]:
     rng = random.Random(f"{seed}:voices:{key}")
     human = rng.choice(voicer.voices("human"))
@@ -203,15 +200,15 @@ def _voices(voicer: TurnVoicer, seed: int, key: str) -> dict[str, str]:
     return {"human": human, "assistant": rng.choice(others)}
 
 
-def _jobs(o: BuildOptions, c: Composed, voices: dict[str, str]) -> list[VoiceJob]:
-    jobs: list[VoiceJob] = []
+def _jobs(o: BuildOptions, c: Composed, voices: dict[str, str]) -> list[TurnRequest]:
+    jobs: list[TurnRequest] = []
     for side in (0, 1):
         for turn, emotion in zip(c.context, c.emotions[side], strict=True):
             if turn.speaker == "human" and o.audio == "source":
                 continue
-            jobs.append((turn.text, turn.speaker, emotion, voices[turn.speaker]))
+            jobs.append(TurnRequest(turn.text, emotion, turn.speaker, voices[turn.speaker]))
         text, tone = c.responses[side]
-        jobs.append((text, "assistant", tone, voices["assistant"]))
+        jobs.append(TurnRequest(text, tone, "assistant", voices["assistant"]))
     return jobs
 
 
@@ -231,23 +228,49 @@ class _Audio:
         return self._names[path]
 
 
+def _sides(c: Composed) -> tuple[Signature, Signature]:
+    human = [i for i, t in enumerate(c.context) if t.speaker == "human"]
+    a, b = ([c.emotions[side][i] for i in human] for side in (0, 1))
+    return signatures(a, b)
+
+
+def qc_failures(
+    o: BuildOptions, c: Composed, voiced: dict[TurnRequest, Voiced], voices: dict[str, str]
+) -> tuple[list[str], set[str]]:
+    """Why QC drops this pair (side A's turns first, then B's), and the speaker:emotion of
+    each failing turn; both empty when every clip was kept."""
+    failed: list[str] = []
+    dropped_by: set[str] = set()
+    for side in (0, 1):
+        for t, (turn, emotion) in enumerate(zip(c.context, c.emotions[side], strict=True)):
+            if turn.speaker == "human" and o.audio == "source":
+                continue
+            v = voiced[TurnRequest(turn.text, emotion, turn.speaker, voices[turn.speaker])]
+            if not v.accepted:
+                failed.append(f"turn {t} ({turn.speaker}, {emotion}): {'; '.join(v.failures)}")
+                dropped_by.add(f"{turn.speaker}:{emotion}")
+        text, tone = c.responses[side]
+        rv = voiced[TurnRequest(text, tone, "assistant", voices["assistant"])]
+        if not rv.accepted:
+            failed.append(f"response ({tone}): {'; '.join(rv.failures)}")
+            dropped_by.add(f"assistant:{tone}")
+    return failed, dropped_by
+
+
 def assemble(
     o: BuildOptions,
     cand: Candidate,
     c: Composed,
-    voiced: dict[VoiceJob, Voiced],
+    swap: bool,
+    voiced: dict[TurnRequest, Voiced],
     voices: dict[str, str],
     audio: _Audio,
-    result: BuildResult,
     extra_meta: dict[str, Any],
-) -> AuditItem | None:
-    """The item with branch 0 chosen by the coin, or None (with a logged reason) after QC."""
-    swap = _coin(o.seed, c.key)
+) -> AuditItem:
+    """The item of a pair whose every clip passed QC, side B first when `swap`."""
     order = (1, 0) if swap else (0, 1)
     branches: list[Branch] = []
     qc_rows: list[list[dict[str, Any]]] = []
-    failed: list[str] = []
-    dropped_by: set[str] = set()
     for side in order:
         paths: list[str] = []
         rows: list[dict[str, Any]] = []
@@ -260,35 +283,22 @@ def assemble(
                 paths.append(audio.name(path))
                 rows.append({"turn": t, "emotion": emotion, "source_recording": True})
                 continue
-            v = voiced[(turn.text, turn.speaker, emotion, voices[turn.speaker])]
-            paths.append(audio.name(v.path) if v.path else "")
+            v = voiced[TurnRequest(turn.text, emotion, turn.speaker, voices[turn.speaker])]
+            assert v.path is not None
+            paths.append(audio.name(v.path))
             rows.append(_qc_row(t, emotion, v))
-            if not v.accepted:
-                failed.append(f"turn {t} ({turn.speaker}, {emotion}): {'; '.join(v.failures)}")
-                dropped_by.add(f"{turn.speaker}:{emotion}")
         text, tone = c.responses[side]
-        rv = voiced[(text, "assistant", tone, voices["assistant"])]
+        rv = voiced[TurnRequest(text, tone, "assistant", voices["assistant"])]
+        assert rv.path is not None
         rows.append(_qc_row(-1, tone, rv) | {"turn": "response"})
-        if not rv.accepted:
-            failed.append(f"response ({tone}): {'; '.join(rv.failures)}")
-            dropped_by.add(f"assistant:{tone}")
         qc_rows.append(rows)
         branches.append(
             Branch(
                 emotions=c.emotions[side],
                 audio=tuple(paths),
-                response=Response(
-                    text=text, emotion=tone, audio=audio.name(rv.path) if rv.path else ""
-                ),
+                response=Response(text=text, emotion=tone, audio=audio.name(rv.path)),
             )
         )
-    if failed:
-        for k in dropped_by:
-            result.items_dropped_by[k] = result.items_dropped_by.get(k, 0) + 1
-        result.rejections.append(
-            {"source_id": cand.source_id, "stage": "qc", "code": "qc-failed", "reason": failed[0]}
-        )
-        return None
     meta: dict[str, Any] = {
         "source": o.preset_name,
         "source_id": cand.source_id,
@@ -343,26 +353,36 @@ def build(
         )
     t_compose = time.perf_counter()
     voices = {c.key: _voices(voicer, o.seed, c.key) for _, c in composed}
-    balance = _rate_all(o, composed, llm, rep) if o.rate_balance else {}
-    t_balance = time.perf_counter()
     jobs = list(dict.fromkeys(j for _, c in composed for j in _jobs(o, c, voices[c.key])))
     rep.start("render", len(jobs))
     voiced = voicer.voice_all(jobs, lambda: rep.advance("render"))
     result.qc = voicer.qc_table(voiced)
     t_render = time.perf_counter()
-    audio = _Audio()
+    kept: list[tuple[Candidate, Composed]] = []
     for cand, c in composed:
-        words = [
-            length_words(c.responses[s][0]) for s in ((1, 0) if _coin(o.seed, c.key) else (0, 1))
-        ]
+        failed, dropped_by = qc_failures(o, c, voiced, voices[c.key])
+        if not failed:
+            kept.append((cand, c))
+            continue
+        for k in dropped_by:
+            result.items_dropped_by[k] = result.items_dropped_by.get(k, 0) + 1
+        result.rejections.append(
+            {"source_id": cand.source_id, "stage": "qc", "code": "qc-failed", "reason": failed[0]}
+        )
+    # Branch 0 is decided once, over the pairs QC kept, so the kept set itself is balanced.
+    swaps = branch_zero({c.key: _sides(c) for _, c in kept}, o.seed)
+    balance = _rate_all(o, kept, swaps, llm, rep) if o.rate_balance else {}
+    t_balance = time.perf_counter()
+    audio = _Audio()
+    for cand, c in kept:
+        swap = c.key in swaps
+        words = [length_words(c.responses[s][0]) for s in ((1, 0) if swap else (0, 1))]
         extra: dict[str, Any] = {
             "generator": llm.spec.describe(),
             "tts": voicer.label,
             "balance": {"length_words": words, "lexical": balance.get(c.key)},
         }
-        item = assemble(o, cand, c, voiced, voices[c.key], audio, result, extra)
-        if item is not None:
-            result.items.append(item)
+        result.items.append(assemble(o, cand, c, swap, voiced, voices[c.key], audio, extra))
     if o.dnsmos:
         _add_dnsmos(result, audio, rep)
     else:
@@ -391,12 +411,12 @@ def build(
     result.tts = voicer.describe()
     result.timings = {
         "compose_s": round(t_compose - t0, 3),
-        "balance_s": round(t_balance - t_compose, 3),
-        "render_s": round(t_render - t_balance, 3),
+        "render_s": round(t_render - t_compose, 3),
+        "balance_s": round(t_balance - t_render, 3),
         "tts_s": round(voicer.stats.tts_s, 3),
         "qc_s": round(voicer.stats.qc_s, 3),
         "llm_s": round(llm.stats.seconds, 3),
-        "dnsmos_s": round(t_quality - t_render, 3),
+        "dnsmos_s": round(t_quality - t_balance, 3),
         "total_s": round(time.perf_counter() - t0, 3),
     }
     manifest = DatasetManifest(
@@ -430,14 +450,18 @@ def build(
 
 
 def _rate_all(
-    o: BuildOptions, composed: list[tuple[Candidate, Composed]], llm: ComposerLLM, rep: Reporter
+    o: BuildOptions,
+    composed: list[tuple[Candidate, Composed]],
+    swaps: set[str],
+    llm: ComposerLLM,
+    rep: Reporter,
 ) -> dict[str, dict[str, Any]]:
-    """Lexical ratings of (R0, R1) per composed pair, in branch order (after the coin)."""
+    """Lexical ratings of (R0, R1) per kept pair, in branch order."""
     rep.start("balance", len(composed))
 
     def rate(pair: tuple[Candidate, Composed]) -> tuple[str, dict[str, Any] | None]:
         c = pair[1]
-        r = [c.responses[s][0] for s in ((1, 0) if _coin(o.seed, c.key) else (0, 1))]
+        r = [c.responses[s][0] for s in ((1, 0) if c.key in swaps else (0, 1))]
         got = rate_responses(llm, r[0], r[1])
         rep.advance("balance")
         return c.key, got

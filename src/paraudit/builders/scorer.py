@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from paraudit.audio.clips import Clip
 from paraudit.items.records import Speaker
@@ -36,8 +36,16 @@ MAX_TRIES = 10
 NEUTRAL_RENDERS = 3
 
 C = TypeVar("C")
-TurnJob = tuple[str, str, Speaker, str]
-"""(text, emotion, role, voice)"""
+
+
+class TurnRequest(NamedTuple):
+    """One turn to voice, in the order `TTSBackend.synthesize` takes it: the one request shape
+    from the builders through voicing to the scorer (a plain tuple in that order is equal)."""
+
+    text: str
+    emotion: str
+    role: Speaker
+    voice: str
 
 
 @dataclass(frozen=True)
@@ -250,19 +258,19 @@ class AudioScorer:
 
     def render_turns(
         self,
-        jobs: Sequence[TurnJob],
+        jobs: Sequence[TurnRequest],
         *,
         workers: int = 1,
-        on_done: Callable[[TurnJob, RetryOutcome[Clip]], None] | None = None,
-    ) -> dict[TurnJob, RetryOutcome[Clip]]:
+        on_done: Callable[[TurnRequest, RetryOutcome[Clip]], None] | None = None,
+    ) -> dict[TurnRequest, RetryOutcome[Clip]]:
         """Render-and-retry distinct (text, emotion, role, voice) jobs, `workers` at a time in
         threads. Worth it for hosted TTS, whose calls wait on the network; local synthesis and
         measurement (Praat, Piper) run one at a time under `LOCAL_COMPUTE`. Each job's tries
         stay in order, so results do not depend on `workers`."""
         unique = list(dict.fromkeys(jobs))
-        out: dict[TurnJob, RetryOutcome[Clip]] = {}
+        out: dict[TurnRequest, RetryOutcome[Clip]] = {}
 
-        def one(job: TurnJob) -> tuple[TurnJob, RetryOutcome[Clip]]:
+        def one(job: TurnRequest) -> tuple[TurnRequest, RetryOutcome[Clip]]:
             return job, self.render_turn(*job)
 
         pool = ThreadPoolExecutor(workers) if workers > 1 else None
