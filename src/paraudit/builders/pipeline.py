@@ -1,5 +1,5 @@
-"""The builders end to end: sources → LLM composition → voicing + QC → branch 0 (seeded and
-balanced over the kept pairs) → balance ratings → items → dataset folder (atomic) + card.
+"""The builders end to end: sources → LLM composition → branch 0 (seeded, balanced per pair) →
+balance ratings → voicing + QC → items → dataset folder (atomic) + dataset card.
 
 Everything expensive is cached by content (LLM completions in compose.sqlite, clips in the
 render cache), so rerunning the same command after a crash resumes where it stopped.
@@ -29,6 +29,7 @@ from paraudit.builders.composing import (
     single_turn_candidate,
     unrenderable,
 )
+from paraudit.builders.explain import RuleMisses, rule_misses, summary_lines
 from paraudit.builders.quality import dnsmos, dnsmos_available, length_words, rate_responses
 from paraudit.builders.scorer import TurnRequest
 from paraudit.builders.voicing import TurnVoicer, Voiced
@@ -103,6 +104,13 @@ class BuildResult:
     llm: dict[str, Any] = field(default_factory=dict)
     tts: dict[str, Any] = field(default_factory=dict)
     dnsmos_note: str = ""
+    qc_misses: list[RuleMisses] = field(default_factory=list)
+    """Why QC dropped turns, per target and rule (most frequent first)."""
+    dropped_turns: int = 0
+
+    def qc_summary(self) -> list[str]:
+        """Lines for the terminal: the top QC reasons with measured values and thresholds."""
+        return summary_lines(self.qc_misses, self.dropped_turns)
 
 
 def load_candidates(o: BuildOptions) -> list[Candidate]:
@@ -235,13 +243,17 @@ def _sides(c: Composed) -> tuple[Signature, Signature]:
 
 
 def qc_failures(
-    o: BuildOptions, c: Composed, voiced: dict[TurnRequest, Voiced], voices: dict[str, str]
+    o: BuildOptions,
+    c: Composed,
+    swap: bool,
+    voiced: dict[TurnRequest, Voiced],
+    voices: dict[str, str],
 ) -> tuple[list[str], set[str]]:
-    """Why QC drops this pair (side A's turns first, then B's), and the speaker:emotion of
-    each failing turn; both empty when every clip was kept."""
+    """Why QC drops this pair (branch 0's turns first), and the speaker:emotion of each
+    failing turn; both empty when every clip was kept."""
     failed: list[str] = []
     dropped_by: set[str] = set()
-    for side in (0, 1):
+    for side in (1, 0) if swap else (0, 1):
         for t, (turn, emotion) in enumerate(zip(c.context, c.emotions[side], strict=True)):
             if turn.speaker == "human" and o.audio == "source":
                 continue
@@ -353,29 +365,34 @@ def build(
         )
     t_compose = time.perf_counter()
     voices = {c.key: _voices(voicer, o.seed, c.key) for _, c in composed}
+    # Branch 0 is decided once, over every composed pair (before QC, so a build and its
+    # real-audio twin assign the same items alike), balanced per pair by construction.
+    swaps = branch_zero({c.key: _sides(c) for _, c in composed}, o.seed)
+    balance = _rate_all(o, composed, swaps, llm, rep) if o.rate_balance else {}
+    t_balance = time.perf_counter()
     jobs = list(dict.fromkeys(j for _, c in composed for j in _jobs(o, c, voices[c.key])))
     rep.start("render", len(jobs))
     voiced = voicer.voice_all(jobs, lambda: rep.advance("render"))
     result.qc = voicer.qc_table(voiced)
+    result.qc_misses = rule_misses(voiced.items())
+    result.dropped_turns = sum(not v.accepted for v in voiced.values())
     t_render = time.perf_counter()
-    kept: list[tuple[Candidate, Composed]] = []
-    for cand, c in composed:
-        failed, dropped_by = qc_failures(o, c, voiced, voices[c.key])
-        if not failed:
-            kept.append((cand, c))
-            continue
-        for k in dropped_by:
-            result.items_dropped_by[k] = result.items_dropped_by.get(k, 0) + 1
-        result.rejections.append(
-            {"source_id": cand.source_id, "stage": "qc", "code": "qc-failed", "reason": failed[0]}
-        )
-    # Branch 0 is decided once, over the pairs QC kept, so the kept set itself is balanced.
-    swaps = branch_zero({c.key: _sides(c) for _, c in kept}, o.seed)
-    balance = _rate_all(o, kept, swaps, llm, rep) if o.rate_balance else {}
-    t_balance = time.perf_counter()
     audio = _Audio()
-    for cand, c in kept:
+    for cand, c in composed:
         swap = c.key in swaps
+        failed, dropped_by = qc_failures(o, c, swap, voiced, voices[c.key])
+        if failed:
+            for k in dropped_by:
+                result.items_dropped_by[k] = result.items_dropped_by.get(k, 0) + 1
+            result.rejections.append(
+                {
+                    "source_id": cand.source_id,
+                    "stage": "qc",
+                    "code": "qc-failed",
+                    "reason": failed[0],
+                }
+            )
+            continue
         words = [length_words(c.responses[s][0]) for s in ((1, 0) if swap else (0, 1))]
         extra: dict[str, Any] = {
             "generator": llm.spec.describe(),
@@ -389,7 +406,15 @@ def build(
         result.dnsmos_note = "not computed (--no-dnsmos)"
     t_quality = time.perf_counter()
     if not result.items:
-        raise ParauditError("every composed pair was dropped by audio QC; nothing to write")
+        raise ParauditError(
+            "\n".join(
+                [
+                    f"every composed pair ({len(composed)}) was dropped by audio QC; nothing "
+                    "was written (no dataset, no card)",
+                    *result.qc_summary(),
+                ]
+            )
+        )
     used = {rel for it in result.items for rel in it.audio_files()}
     vocab = tuple(
         dict.fromkeys(
@@ -411,12 +436,12 @@ def build(
     result.tts = voicer.describe()
     result.timings = {
         "compose_s": round(t_compose - t0, 3),
-        "render_s": round(t_render - t_compose, 3),
-        "balance_s": round(t_balance - t_render, 3),
+        "balance_s": round(t_balance - t_compose, 3),
+        "render_s": round(t_render - t_balance, 3),
         "tts_s": round(voicer.stats.tts_s, 3),
         "qc_s": round(voicer.stats.qc_s, 3),
         "llm_s": round(llm.stats.seconds, 3),
-        "dnsmos_s": round(t_quality - t_balance, 3),
+        "dnsmos_s": round(t_quality - t_render, 3),
         "total_s": round(time.perf_counter() - t0, 3),
     }
     manifest = DatasetManifest(
@@ -456,7 +481,7 @@ def _rate_all(
     llm: ComposerLLM,
     rep: Reporter,
 ) -> dict[str, dict[str, Any]]:
-    """Lexical ratings of (R0, R1) per kept pair, in branch order."""
+    """Lexical ratings of (R0, R1) per composed pair, in branch order."""
     rep.start("balance", len(composed))
 
     def rate(pair: tuple[Candidate, Composed]) -> tuple[str, dict[str, Any] | None]:

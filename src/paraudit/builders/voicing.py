@@ -24,7 +24,7 @@ from paraudit.errors import ParauditError
 from paraudit.items.dataset import sha256_bytes
 from paraudit.items.records import Speaker
 from paraudit.qc.acoustics import ProsodyFeatures
-from paraudit.qc.rules import canonical_emotion
+from paraudit.qc.rules import Miss, canonical_emotion
 from paraudit.qc.ser import make_ser
 from paraudit.render import prosody
 from paraudit.render.backends import make_tts
@@ -44,6 +44,8 @@ class Voiced:
     qc: dict[str, Any]
     seconds: float
     """Duration of the clip."""
+    misses: tuple[Miss, ...] = ()
+    """For a dropped turn, the thresholds its last try missed (the Audio Scorer's rules)."""
 
 
 @dataclass
@@ -286,8 +288,11 @@ class ScorerVoicer:
                 "accepted_tries": o.accepted,
                 "rule": last.rule if last else None,
             }
+            if o.repeated_at is not None:
+                qc["repeated_at"] = o.repeated_at
             if o.best is None:
-                out[job] = Voiced(None, False, o.tries, o.reasons[-1:], qc, 0.0)
+                misses = last.misses if last else ()
+                out[job] = Voiced(None, False, o.tries, o.reasons[-1:], qc, 0.0, misses)
                 continue
             qc["kept_try"] = o.best.attempt
             qc["values"] = {k: round(float(x), 4) for k, x in o.best.verdict.values.items()}
