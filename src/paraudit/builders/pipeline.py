@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from paraudit import __version__
-from paraudit.builders.branches import Signature, branch_zero, signatures
+from paraudit.builders.assembly import AudioFiles, assemble, qc_failures, sides, voice_jobs
+from paraudit.builders.branches import branch_zero
 from paraudit.builders.composing import (
-    ID_PREFIX,
     TASKS,
     Candidate,
     Composed,
@@ -31,13 +31,12 @@ from paraudit.builders.composing import (
 )
 from paraudit.builders.explain import RuleMisses, rule_misses, summary_lines
 from paraudit.builders.quality import dnsmos, dnsmos_available, length_words, rate_responses
-from paraudit.builders.scorer import TurnRequest
-from paraudit.builders.voicing import TurnVoicer, Voiced
+from paraudit.builders.voicing import TurnVoicer
 from paraudit.compose.llm import ComposerLLM
 from paraudit.compose.parse import Rejection
 from paraudit.errors import ParauditError
-from paraudit.items.dataset import AUDIO_DIR, sha256_file, write_dataset
-from paraudit.items.records import DEFAULT_VOCABULARY, AuditItem, Branch, DatasetManifest, Response
+from paraudit.items.dataset import write_dataset
+from paraudit.items.records import DEFAULT_VOCABULARY, AuditItem, DatasetManifest
 from paraudit.sources.emocf import SentencePair, read_emocf
 from paraudit.sources.od3 import read_od3, usable, weighted_order
 from paraudit.sources.tables import ColumnMap
@@ -208,137 +207,6 @@ def _voices(voicer: TurnVoicer, seed: int, key: str) -> dict[str, str]:
     return {"human": human, "assistant": rng.choice(others)}
 
 
-def _jobs(o: BuildOptions, c: Composed, voices: dict[str, str]) -> list[TurnRequest]:
-    jobs: list[TurnRequest] = []
-    for side in (0, 1):
-        for turn, emotion in zip(c.context, c.emotions[side], strict=True):
-            if turn.speaker == "human" and o.audio == "source":
-                continue
-            jobs.append(TurnRequest(turn.text, emotion, turn.speaker, voices[turn.speaker]))
-        text, tone = c.responses[side]
-        jobs.append(TurnRequest(text, tone, "assistant", voices["assistant"]))
-    return jobs
-
-
-class _Audio:
-    """Audio files by content hash (source file names never reach an item)."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, Path] = {}
-        self._names: dict[Path, str] = {}
-
-    def name(self, path: Path) -> str:
-        if path not in self._names:
-            suffix = path.suffix.lower() or ".wav"
-            rel = f"{AUDIO_DIR}/{sha256_file(path)}{suffix}"
-            self._names[path] = rel
-            self.files[rel] = path
-        return self._names[path]
-
-
-def _sides(c: Composed) -> tuple[Signature, Signature]:
-    human = [i for i, t in enumerate(c.context) if t.speaker == "human"]
-    a, b = ([c.emotions[side][i] for i in human] for side in (0, 1))
-    return signatures(a, b)
-
-
-def qc_failures(
-    o: BuildOptions,
-    c: Composed,
-    swap: bool,
-    voiced: dict[TurnRequest, Voiced],
-    voices: dict[str, str],
-) -> tuple[list[str], set[str]]:
-    """Why QC drops this pair (branch 0's turns first), and the speaker:emotion of each
-    failing turn; both empty when every clip was kept."""
-    failed: list[str] = []
-    dropped_by: set[str] = set()
-    for side in (1, 0) if swap else (0, 1):
-        for t, (turn, emotion) in enumerate(zip(c.context, c.emotions[side], strict=True)):
-            if turn.speaker == "human" and o.audio == "source":
-                continue
-            v = voiced[TurnRequest(turn.text, emotion, turn.speaker, voices[turn.speaker])]
-            if not v.accepted:
-                failed.append(f"turn {t} ({turn.speaker}, {emotion}): {'; '.join(v.failures)}")
-                dropped_by.add(f"{turn.speaker}:{emotion}")
-        text, tone = c.responses[side]
-        rv = voiced[TurnRequest(text, tone, "assistant", voices["assistant"])]
-        if not rv.accepted:
-            failed.append(f"response ({tone}): {'; '.join(rv.failures)}")
-            dropped_by.add(f"assistant:{tone}")
-    return failed, dropped_by
-
-
-def assemble(
-    o: BuildOptions,
-    cand: Candidate,
-    c: Composed,
-    swap: bool,
-    voiced: dict[TurnRequest, Voiced],
-    voices: dict[str, str],
-    audio: _Audio,
-    extra_meta: dict[str, Any],
-) -> AuditItem:
-    """The item of a pair whose every clip passed QC, side B first when `swap`."""
-    order = (1, 0) if swap else (0, 1)
-    branches: list[Branch] = []
-    qc_rows: list[list[dict[str, Any]]] = []
-    for side in order:
-        paths: list[str] = []
-        rows: list[dict[str, Any]] = []
-        for t, (turn, emotion) in enumerate(zip(c.context, c.emotions[side], strict=True)):
-            if turn.speaker == "human" and o.audio == "source":
-                rec = cand.record
-                assert isinstance(rec, SentencePair)
-                path = rec.recordings[side]
-                assert path is not None
-                paths.append(audio.name(path))
-                rows.append({"turn": t, "emotion": emotion, "source_recording": True})
-                continue
-            v = voiced[TurnRequest(turn.text, emotion, turn.speaker, voices[turn.speaker])]
-            assert v.path is not None
-            paths.append(audio.name(v.path))
-            rows.append(_qc_row(t, emotion, v))
-        text, tone = c.responses[side]
-        rv = voiced[TurnRequest(text, tone, "assistant", voices["assistant"])]
-        assert rv.path is not None
-        rows.append(_qc_row(-1, tone, rv) | {"turn": "response"})
-        qc_rows.append(rows)
-        branches.append(
-            Branch(
-                emotions=c.emotions[side],
-                audio=tuple(paths),
-                response=Response(text=text, emotion=tone, audio=audio.name(rv.path)),
-            )
-        )
-    meta: dict[str, Any] = {
-        "source": o.preset_name,
-        "source_id": cand.source_id,
-        "group": cand.group,
-        "branch0": "B" if swap else "A",
-        "voices": voices,
-        "audio": "source recordings (human turns)" if o.audio == "source" else "tts",
-        "qc": qc_rows,
-        **{k: v for k, v in c.meta.items() if k != "shift_turns_ab"},
-        **extra_meta,
-    }
-    if "shift_turns_ab" in c.meta:
-        meta["shift_turns"] = [c.meta["shift_turns_ab"][s] for s in order]
-    if o.preset_name == "od3":
-        meta["corpus"] = cand.group
-    return AuditItem(
-        id=f"{ID_PREFIX[o.kind]}-{c.key}",
-        task=o.task,
-        context=c.context,
-        branches=(branches[0], branches[1]),
-        meta=meta,
-    )
-
-
-def _qc_row(t: int, emotion: str, v: Voiced) -> dict[str, Any]:
-    return {"turn": t, "emotion": emotion, "attempts": v.attempts, "accepted": v.accepted, **v.qc}
-
-
 def build(
     o: BuildOptions,
     llm: ComposerLLM,
@@ -367,31 +235,25 @@ def build(
     voices = {c.key: _voices(voicer, o.seed, c.key) for _, c in composed}
     # Branch 0 is decided once, over every composed pair (before QC, so a build and its
     # real-audio twin assign the same items alike), balanced per pair by construction.
-    swaps = branch_zero({c.key: _sides(c) for _, c in composed}, o.seed)
+    swaps = branch_zero({c.key: sides(c) for _, c in composed}, o.seed)
     balance = _rate_all(o, composed, swaps, llm, rep) if o.rate_balance else {}
     t_balance = time.perf_counter()
-    jobs = list(dict.fromkeys(j for _, c in composed for j in _jobs(o, c, voices[c.key])))
+    jobs = list(dict.fromkeys(j for _, c in composed for j in voice_jobs(o, c, voices[c.key])))
     rep.start("render", len(jobs))
     voiced = voicer.voice_all(jobs, lambda: rep.advance("render"))
     result.qc = voicer.qc_table(voiced)
     result.qc_misses = rule_misses(voiced.items())
     result.dropped_turns = sum(not v.accepted for v in voiced.values())
     t_render = time.perf_counter()
-    audio = _Audio()
+    audio = AudioFiles()
     for cand, c in composed:
         swap = c.key in swaps
         failed, dropped_by = qc_failures(o, c, swap, voiced, voices[c.key])
         if failed:
             for k in dropped_by:
                 result.items_dropped_by[k] = result.items_dropped_by.get(k, 0) + 1
-            result.rejections.append(
-                {
-                    "source_id": cand.source_id,
-                    "stage": "qc",
-                    "code": "qc-failed",
-                    "reason": failed[0],
-                }
-            )
+            reject = {"source_id": cand.source_id, "stage": "qc", "code": "qc-failed"}
+            result.rejections.append(reject | {"reason": failed[0]})
             continue
         words = [length_words(c.responses[s][0]) for s in ((1, 0) if swap else (0, 1))]
         extra: dict[str, Any] = {
@@ -499,7 +361,7 @@ def _rate_all(
     return out
 
 
-def _add_dnsmos(result: BuildResult, audio: _Audio, rep: Reporter) -> None:
+def _add_dnsmos(result: BuildResult, audio: AudioFiles, rep: Reporter) -> None:
     if not dnsmos_available():
         result.dnsmos_note = "not computed: speechmos is not installed (pip install speechmos)"
         return
