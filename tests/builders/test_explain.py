@@ -28,8 +28,7 @@ def test_nothing_survives_names_the_rules_with_measured_values(
     assert "audio QC dropped" in lines[1]
     # Per target and rule: turns, the measured range and the threshold.
     assert any(
-        "human:" in x and "end_slope ≥ 6 st/s missed by" in x and "measured 1 … 4 st/s" in x
-        for x in lines
+        "(human): end_slope ≥ 6 st/s missed by" in x and "measured 1 … 4 st/s" in x for x in lines
     ), lines
     assert not (tmp_path / "ds").exists()
 
@@ -61,4 +60,4 @@ def test_the_card_lists_every_rule(chat: ChatServer, tmp_path: Path) -> None:
     assert d["qc"]["misses"][0]["rule"] == "end_slope ≥ 6 st/s"
     md = card_markdown(d)
     assert "Why QC dropped turns (1 turns), by rule:" in md
-    assert "assistant:neutral: end_slope ≥ 6 st/s missed by 1 turn (measured 3 st/s)" in md
+    assert "neutral (assistant): end_slope ≥ 6 st/s missed by 1 turn (measured 3 st/s)" in md

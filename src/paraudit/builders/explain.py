@@ -33,7 +33,10 @@ class RuleMisses:
     unit: str = ""
 
     def line(self) -> str:
-        s = f"{self.target}: {self.rule} missed by {self.turns} turn{'s' * (self.turns != 1)}"
+        # "angry (human)", not "human:angry": terminals would turn ":angry:" into an emoji.
+        role, _, emotion = self.target.partition(":")
+        turns = f"{self.turns} turn{'s' * (self.turns != 1)}"
+        s = f"{emotion} ({role}): {self.rule} missed by {turns}"
         if self.measured is not None:
             lo, mid, hi = self.measured
             s += (

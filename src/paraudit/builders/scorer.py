@@ -237,7 +237,14 @@ class AudioScorer:
         if known is not None:
             return known
         n = 1 if self.tts.deterministic else self.neutral_renders
-        clips = [self.tts.synthesize(text, "neutral", role, voice, attempt=i) for i in range(n)]
+        clips: list[Clip] = []
+        seen: set[bytes] = set()
+        for i in range(n):
+            clip = self.tts.synthesize(text, "neutral", role, voice, attempt=i)
+            if _fingerprint(clip) in seen:
+                break  # the service repeats itself: more of the same leaves the mean as it is
+            seen.add(_fingerprint(clip))
+            clips.append(clip)
         with LOCAL_COMPUTE:
             base = neutral_baseline([(c.samples, c.sample_rate) for c in clips], text)
         with self._lock:
