@@ -72,6 +72,10 @@ def test_single_turn_build_puts_each_emotion_in_branch0_for_half(
         assert abs(in0[e] - seen[e] / 2) <= 0.5, (e, in0[e], seen[e])
     assert balance_warnings(items) == []
     assert {it.meta["branch0"] for it in items} == {"A", "B"}
+    # One decision serves the item and its balance figures (once three separate coin calls).
+    for it in items:
+        words = [len(b.response.text.split()) for b in it.branches]
+        assert it.meta["balance"]["length_words"] == words
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
