@@ -98,11 +98,14 @@ def _usd(v: float | None) -> str:
     return "unknown" if v is None else f"${v:.2f}"
 
 
-def _dry_run(o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int) -> None:
-    from paraudit.builders.estimate import estimate, renders_per_clip
+def _dry_run(
+    o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int, max_tries: int
+) -> None:
+    from paraudit.builders.estimate import estimate, max_renders_per_clip, renders_per_clip
     from paraudit.builders.pipeline import load_candidates
 
-    e = estimate(o, load_candidates(o), llm, tts, renders_per_clip(tts, qc, max_accepted))
+    per_clip = max_renders_per_clip(tts, qc, max_tries)
+    e = estimate(o, load_candidates(o), llm, tts, renders_per_clip(tts, qc, max_accepted), per_clip)
     t = Table(title=f"dry run: build {o.kind} from {o.source.name} (nothing was called)")
     t.add_column("what")
     t.add_column("estimate", justify="right")
@@ -114,6 +117,10 @@ def _dry_run(o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int) ->
         ("characters sent", f"{e.chars_in:,}"),
         ("characters received", f"{e.chars_out:,}"),
         ("clips to voice", e.clips),
+        (
+            "renders at most (retry policy)",
+            f"{e.max_renders:,} ({e.max_clips:,} clips × {per_clip})",
+        ),
         ("audio seconds to synthesise", f"{e.audio_seconds:,.0f}"),
         (f"LLM cost ({llm})", _usd(e.llm_usd)),
         (f"TTS cost ({tts})", _usd(e.tts_usd)),
@@ -122,6 +129,10 @@ def _dry_run(o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int) ->
     console.print(t)
     for n in e.notes:
         console.print(f"  · {escape(n)}", highlight=False)
+
+
+LITTLE_SURVIVES = 0.5
+"""Below this share of composed pairs kept, the build explains its QC rejections."""
 
 
 def _summary(r: BuildResult, card: dict[str, Any]) -> None:
@@ -134,6 +145,15 @@ def _summary(r: BuildResult, card: dict[str, Any]) -> None:
         f"LLM calls {r.llm.get('calls', 0)} (+{r.llm.get('cache_hits', 0)} from cache) · "
         f"time {r.timings.get('total_s', 0):.1f} s · card: {r.options.out / CARD_MD}"
     )
+    composed = sum(r.composed.values())
+    if len(r.items) < LITTLE_SURVIVES * composed:
+        # Most of what was composed (and paid for) was dropped: say which rules dropped it.
+        console.print(
+            f"[yellow]only {len(r.items)} of {composed} composed pairs survived audio QC[/]"
+        )
+        for line in r.qc_summary():
+            console.print(escape(line), highlight=False)
+        console.print(f"every rule and count: {r.options.out / CARD_MD} (Audio QC)")
 
 
 def _validate(out: Path) -> None:
@@ -358,7 +378,7 @@ def build(
     if max_tries < max_accepted:
         raise fail("--max-tries must be at least --max-accepted")
     if dry_run:
-        _dry_run(o, llm, tts, qc, max_accepted)
+        _dry_run(o, llm, tts, qc, max_accepted, max_tries)
         return
     voicing = {
         "qc": qc,
