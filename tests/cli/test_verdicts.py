@@ -22,7 +22,26 @@ def _invoke80(*args: str) -> tuple[int, str]:
     return r.exit_code, r.output
 
 
-def test_headline_is_the_first_sentence_without_the_item_count() -> None:
+def test_headline_is_the_typed_verdicts_own(tiny_dataset: Path, tmp_path: Path) -> None:
+    import numpy as np
+
+    from paraudit.stats.judge_model import JudgeModel, audit_rows
+    from paraudit.stats.summary import summarize
+
+    rows = audit_rows(JudgeModel("perfect"), 40, np.random.default_rng(0))
+    rows += audit_rows(JudgeModel("first", first=True), 40, np.random.default_rng(0))
+    summary = summarize(rows, replicates=200)
+    assert verdict_headlines(summary) == [
+        "first · single-turn-emotions: Not usable natively (J 50.0% [50.0%–50.0%], at "
+        "chance): position-biased towards the first option (J pointwise 100.0% first-option "
+        "picks, J pairwise 100.0% first-option picks, O pointwise 100.0% first-option picks "
+        "and 1 more).",
+        "perfect · single-turn-emotions: Reliable natively: J 100.0% [100.0%–100.0%], lower "
+        "bound ≥ 80 % (cue none).",
+    ]
+
+
+def test_an_old_summarys_headline_is_the_first_sentence_of_its_text() -> None:
     summary = {
         "verdicts": [
             {

@@ -14,6 +14,7 @@ from typing import Any
 from rich.markup import escape
 
 from paraudit.cli.common import console
+from paraudit.stats.model import Verdict
 
 _ITEMS = re.compile(r"^\[\d+ items\]\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
@@ -22,15 +23,19 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 def verdict_headlines(summary: dict[str, Any]) -> list[str]:
     """One line per judge × task: "judge · task: headline", in the summary's order.
 
-    The one place that reads a verdict for the terminal. For now the headline is the first
-    sentence of `summary["verdicts"][i]["text"]` (without its "[N items]" prefix); when the
-    typed verdict with its own one-line headline lands (issue 17), point this function at it.
+    The one place that reads a verdict for the terminal: the typed verdict's own headline
+    (`stats.model.Verdict.headline`, made in `stats/verdict_text.py`). A summary written
+    before verdicts had one (schema paraudit.summary/2) gives its text's first sentence.
     """
     out = []
-    for v in summary["verdicts"]:
-        text = _ITEMS.sub("", v["text"])
+    for raw in summary["verdicts"]:
+        if "headline" in raw:
+            v = Verdict.model_validate(raw)
+            out.append(f"{v.judge} · {v.task}: {v.headline}")
+            continue
+        text = _ITEMS.sub("", raw["text"])
         headline = _SENTENCE_END.split(text, maxsplit=1)[0]
-        out.append(f"{v['judge']} · {v['task']}: {headline}")
+        out.append(f"{raw['judge']} · {raw['task']}: {headline}")
     return out
 
 
