@@ -249,7 +249,7 @@ class KnownJudge(Judge):
             return coin
         if inst.probe == "T":
             return _prefer(inst)
-        if b == "deaf":
+        if b == "deaf" or b == "longer":
             # Words only: the text-preferred response for J (so J repeats T), the option whose
             # emotion name sorts first for P; O carries the emotions in words, so it is right.
             if inst.probe == "O":
