@@ -125,13 +125,21 @@ def compare(
         highlight=False,
     )
     for name, shift in result["state_shift"].items():
-        moved = ", ".join(f"{s} {v:+.1%}" for s, v in shift.items() if abs(v) >= 0.005) or "none"
-        console.print(f"state shifts {name}: {moved}")
+        if "refused" in shift:
+            console.print(f"state shifts {name}: not compared: {shift['refused']}",
+                          highlight=False, soft_wrap=True)  # fmt: skip
+            continue
+        moved = (
+            ", ".join(f"{s} {v:+.1%}" for s, v in shift["shift"].items() if abs(v) >= 0.005)
+            or "none"
+        )
+        console.print(f"state shifts {name} (on {shift['shared_items']} shared items): {moved}",
+                      highlight=False, soft_wrap=True)  # fmt: skip
     c = result["state_correlation"]
     if c["spearman"] is not None:
         console.print(
             f"state proportions: Spearman {c['spearman']:.3f}, Pearson {c['pearson']:.3f} "
-            f"({c['points']} points)"
+            f"({c['points']} points, {c['shared_items']} shared items)"
         )
     if out:
         out.write_text(json.dumps(result, indent=2) + "\n")
