@@ -1,6 +1,6 @@
 """Every number of the diagnostic report, computed from result rows only (summary.json).
 
-Schema `paraudit.summary/2`. Rates are fractions in [0, 1]. Every interval (`ci_low`,
+Schema `paraudit.summary/3`. Rates are fractions in [0, 1]. Every interval (`ci_low`,
 `ci_high`) is 95 % from resampling whole items (B replicates, seeded; `stats/itemboot.py`);
 `wilson_low`/`wilson_high` are the paper's per-instance Wilson interval, kept beside it. Every
 record carries `items`, the number of items it rests on. Sections, per judge × task:
@@ -11,13 +11,17 @@ record carries `items`, the number of items it rests on. Sections, per judge × 
   `parsed_accuracy`, `unparsed`, `refused`, `errors`, `orders` (the most presentations —
   response × context orders — any unit was answered in),
   `consistent` (order-consistent accuracy: units right in every order that ran), `chance`
-  (what a guess scores) and `above_chance` (the interval's lower end above it).
+  (what the best deaf guesser scores: ½, `units.chance_level`), `above_chance` (the
+  interval's lower end above it) and `decision_low`/`decision_high` (the 99 % interval the
+  verdict's steps decide by; differences carry one too).
 - `protocol_gap` (× cue): pairwise − pointwise J accuracy on shared items.
-- `cue_dependence` (× protocol × cue ∈ hard, transition): J accuracy under the cue − none.
+- `cue_dependence` (× protocol × cue ∈ soft, hard, transition): J accuracy under the cue − none.
 - `staging_minus_oracle` (× protocol): S − O accuracy on shared items.
-- `states` (× cue, and "all"): order-consistent (P, O, J) units: `units`, `masses` (8 states),
-  `groups` (5), `expected` (the group masses independent P, O, J would give), `excess`
-  (groups − expected; "all" only), `marginals`, `potemkin` = π110 / (π110 + π111) with its
+- `states` (× cue, and "all" pooled): order-consistent (P, O, J) units: `units`, `masses`
+  (8 states), `groups` (5), `expected` (the group masses independent P, O, J would give),
+  `excess` (groups − expected), `dependence` (per cue: the permutation test of
+  `stats/dependence.py`, its groups' units, expected units, z and family-wise p, and
+  `over_represented`), `marginals`, `potemkin` = π110 / (π110 + π111) with its
   independence `potemkin_baseline` = 1 − acc(J), and `interpretable` (P, O and J each above
   chance; the report greys the conditional Potemkin rate otherwise).
 - `position_bias` (× probe × protocol × cue): share of first-option picks, `direction`
@@ -26,7 +30,12 @@ record carries `items`, the number of items it rests on. Sections, per judge × 
 - `transcript_control`: T's order_consistency, prefers_branch_0, and j_t_agreement, with its
   answers, unparsed, refused and errors (T has no accuracy row: it has no right answer).
 - `perception_turns` (positional × cue, and "all"): per-turn P accuracy.
-- `verdicts`: one per judge × task (`stats/verdicts.py`).
+- `perception_positions` (positional × cue × first/middle/last human turn): P accuracy there
+  and `chance`, what a deaf guesser scores there.
+- `order_dependence` (× cue): pointwise J accuracy in response order `ab`, in `ba`, and ab − ba.
+- `behaviour_by_cue` (× cue): audio sensitivity, J choice order consistency, J–T agreement.
+- `verdicts`: one per judge × task, the cascade (`stats/verdicts.py`, typed as
+  `stats.model.Verdict`).
 - `intervals`: how many item-level intervals the summary holds.
 """
 
