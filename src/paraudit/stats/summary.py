@@ -30,8 +30,8 @@ record carries `items`, the number of items it rests on. Sections, per judge × 
 - `transcript_control`: T's order_consistency, prefers_branch_0, and j_t_agreement, with its
   answers, unparsed, refused and errors (T has no accuracy row: it has no right answer).
 - `perception_turns` (positional × cue, and "all"): per-turn P accuracy.
-- `perception_positions` (positional × cue × first/middle/last human turn): P accuracy there
-  and `chance`, what a deaf guesser scores there.
+- `perception_positions` (positional × cue × human-turn position: first / middle / last, and
+  "human turn k" per index): P accuracy there and `chance`, what a deaf guesser scores there.
 - `order_dependence` (× cue): pointwise J accuracy in response order `ab`, in `ba`, and ab − ba.
 - `behaviour_by_cue` (× cue): audio sensitivity, J choice order consistency, J–T agreement.
 - `verdicts`: one per judge × task, the cascade (`stats/verdicts.py`, typed as
@@ -232,11 +232,12 @@ class _Group:
         keys = sorted(gold, key=lambda k: int(str(k)[1:]) if str(k)[1:].isdigit() else 0)
         for i, k in enumerate(keys):
             pos = "first" if i == 0 else "last" if i == len(keys) - 1 else "middle"
-            t = self.positions[(cue, pos)][item]
-            t[0] += pred.get(k) == gold[k]
-            t[1] += 1
-            labels = self.turn_labels.setdefault((item, cue, r["order"], pos + ":" + k), {})
-            labels[int(r["branch"])] = gold[k]
+            for where in (pos, f"human turn {i + 1}"):
+                t = self.positions[(cue, where)][item]
+                t[0] += pred.get(k) == gold[k]
+                t[1] += 1
+                labels = self.turn_labels.setdefault((item, cue, r["order"], where + ":" + k), {})
+                labels[int(r["branch"])] = gold[k]
 
     def position_chance(self) -> dict[tuple[str, str], bh.Tally]:
         """Per (cue, position), per item: what a deaf guesser scores (1 on a turn whose
@@ -359,7 +360,9 @@ class _Group:
         chance = self.position_chance()
         out = []
         rank = {"first": 0, "middle": 1, "last": 2}
-        for cue, pos in sorted(self.positions, key=lambda k: (_cue_key(k[0]), rank[k[1]])):
+        for cue, pos in sorted(
+            self.positions, key=lambda k: (_cue_key(k[0]), rank.get(k[1], 3), k[1])
+        ):
             rec: dict[str, Any] = {"judge": self.judge, "task": self.task, "cue": cue,
                                    "position": pos}  # fmt: skip
             self.ratio(rec, "_share", self.positions[(cue, pos)])
