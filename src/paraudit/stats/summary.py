@@ -403,12 +403,32 @@ class _Group:
         return out
 
     def rates(self) -> dict[str, Any]:
-        flips, pairs = bh.audio_and_pairs(self.j_point)
         base = {"judge": self.judge, "task": self.task}
+        # Per cue first; the pooled rates are their merge (each tally is keyed by cue inside,
+        # so merging per-cue tallies equals one pass over all cues), not a second pass.
+        by_rows: dict[str, list[Row]] = defaultdict(list)
+        for r in self.j_point:
+            by_rows[r["cue"]].append(r)
+        flips, pairs, consistency, agreement = (bh.new_tally() for _ in range(4))
+        by_cue = []
+        for cue in sorted(by_rows, key=_cue_key):
+            js = by_rows[cue]
+            # T under the same cue when it ran there (its prompt carries the cue too).
+            ts = [r for r in self.t_rows if r["cue"] == cue] or self.t_rows
+            f, pa = bh.audio_and_pairs(js)
+            oc = bh.choice_order_consistency(js)
+            jt = bh.j_t_agreement(ts, js)
+            for into, t in ((flips, f), (pairs, pa), (consistency, oc), (agreement, jt)):
+                bh.merge(into, t)
+            rec = {**base, "cue": cue}
+            self.ratio(rec, "audio_sensitivity", f)
+            self.ratio(rec, "order_consistency", oc)
+            self.ratio(rec, "j_t_agreement", jt)
+            by_cue.append(rec)
         behaviour: dict[str, Any] = dict(base)
         self.ratio(behaviour, "audio_sensitivity", flips)
         self.ratio(behaviour, "pair_accuracy", pairs)
-        self.ratio(behaviour, "order_consistency", bh.choice_order_consistency(self.j_point))
+        self.ratio(behaviour, "order_consistency", consistency)
         position = []
         for (probe, proto, cue), t in sorted(
             self.position.items(),
@@ -418,19 +438,10 @@ class _Group:
             self.ratio(rec, "_share", t)
             position.append(rec)
         control: dict[str, Any] = {**base, **self.t_answers}
-        for name, t in bh.transcript_control(self.t_rows + self.j_point).items():
+        t_only = bh.transcript_control(self.t_rows)
+        t_only["j_t_agreement"] = agreement
+        for name, t in t_only.items():
             self.ratio(control, name, t)
-        by_cue = []
-        for cue in sorted({r["cue"] for r in self.j_point}, key=_cue_key):
-            js = [r for r in self.j_point if r["cue"] == cue]
-            # T under the same cue when it ran there (its prompt carries the cue too).
-            ts = [r for r in self.t_rows if r["cue"] == cue] or self.t_rows
-            f, _ = bh.audio_and_pairs(js)
-            rec = {**base, "cue": cue}
-            self.ratio(rec, "audio_sensitivity", f)
-            self.ratio(rec, "order_consistency", bh.choice_order_consistency(js))
-            self.ratio(rec, "j_t_agreement", bh.transcript_control(ts + js)["j_t_agreement"])
-            by_cue.append(rec)
         turns = []
         for cue, t in sorted(self.turns.items(), key=lambda kv: _cue_key(kv[0])):
             rec = {**base, "cue": cue}
