@@ -19,12 +19,12 @@ from paraudit.judges.hosted import (
     error_message,
     other_params,
     read_audio,
-    retry_after,
     sdk_version,
 )
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
+from paraudit.providers import retry_after
 
 # Gemini's documented limit for a request with inline data is 20 MB; leave room for the text
 # and base64 overhead.
@@ -37,7 +37,7 @@ def make_gemini(spec: str, s: Spec) -> GeminiJudge:
 
 class GeminiJudge(Judge):
     def __init__(self, spec: str, s: Spec) -> None:
-        super().__init__(spec, s.options)
+        super().__init__(s, s.options)
         try:
             from google import genai
             from google.genai import errors, types
@@ -45,17 +45,17 @@ class GeminiJudge(Judge):
             raise MissingExtraError("judge backend 'gemini'", "gemini", "google-genai") from None
         self.model = s.model
         self.base_url = s.base_url
-        self.decoding = Decoding.from_options(s.options)
-        self.inline_limit = int(float(s.options.get("inline_limit_mb", 0)) * 1024 * 1024) or (
+        self.decoding = Decoding.from_spec(s)
+        self.inline_limit = int((s.number("inline_limit_mb") or 0) * 1024 * 1024) or (
             INLINE_LIMIT_BYTES
         )
-        if "max_audio_seconds" in s.options:
-            self.capabilities = Capabilities(
-                max_audio_seconds=float(s.options["max_audio_seconds"])
-            )
-        key = api_key(s.options, ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini")
+        seconds = s.number("max_audio_seconds")
+        if seconds is not None:
+            self.capabilities = Capabilities(max_audio_seconds=seconds)
+        key = api_key(s, ("GEMINI_API_KEY", "GOOGLE_API_KEY"))
+        timeout = s.number("timeout")
         http = types.HttpOptions(
-            base_url=self.base_url, timeout=int(float(s.options.get("timeout", 120)) * 1000)
+            base_url=self.base_url, timeout=int((120.0 if timeout is None else timeout) * 1000)
         )
         self._types, self._errors = types, errors
         self.client = genai.Client(api_key=key, http_options=http)

@@ -24,6 +24,7 @@ from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
 from paraudit.judges.hosted import sdk_version
 from paraudit.judges.registry import Spec
+from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
 
@@ -52,10 +53,10 @@ def load_audio(path: Any, rate: int) -> tuple[np.ndarray, str]:
 
 
 class HFJudge(Judge):
-    accepts = frozenset({"device", "dtype", "batch_size", "max_tokens", "temperature", "seed"})
+    accepts = LOCAL_OPTIONS["hf"]
 
     def __init__(self, spec: str, s: Spec) -> None:
-        super().__init__(spec, s.options)
+        super().__init__(s, s.options)
         for module, extra in (("torch", "hf"), ("transformers", "hf")):
             try:
                 __import__(module)

@@ -30,7 +30,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 import numpy as np
 import soundfile as sf
@@ -39,6 +38,7 @@ from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
 from paraudit.permissions import follow_umask
 from paraudit.render.profiles import EmotionProfile
+from paraudit.specs import SpecError, parse_spec
 
 OUTPUT_SUBTYPE = "PCM_16"
 # Praat (parselmouth) and espeak-ng (inside Piper) keep global state and are not known to be
@@ -114,16 +114,14 @@ class TTSSpec:
 
 
 def parse_tts_spec(spec: str) -> TTSSpec:
-    head, _, query = spec.partition("?")
-    backend, _, model = head.partition(":")
-    base_url = None
-    if "@" in model:
-        model, base_url = model.split("@", 1)
-    if backend not in BACKENDS:
-        raise ParauditError(
-            f"unknown TTS backend '{backend}' in '{spec}' (known: {', '.join(BACKENDS)})"
+    """`backend[:model][@base_url][?name=value&…]`: the grammar of paraudit.specs (the model
+    may be left out: each backend has a default)."""
+    s = parse_spec(spec, "TTS", "openai:gpt-4o-mini-tts", model_optional=True)
+    if s.backend not in BACKENDS:
+        raise SpecError(
+            f"unknown TTS backend '{s.backend}' in '{spec}' (known: {', '.join(BACKENDS)})"
         )
-    return TTSSpec(backend, model, base_url or None, dict(parse_qsl(query)))
+    return TTSSpec(s.backend, s.model, s.base_url, s.option_dict)
 
 
 class TTSBackend(ABC):
