@@ -79,10 +79,15 @@ def parse_spec(text: str, what: str, example: str, *, model_optional: bool = Fal
         return SpecError(f"{what} spec '{shown}' {problem}{fix}")
 
     head, q, query = raw.partition("?")
-    backend, colon, rest = head.partition(":")
-    if not colon and not model_optional:
-        raise refuse(f"must look like backend:model (e.g. {example})")
-    model, at, base_url = rest.partition("@")
+    at_index, colon_index = head.find("@"), head.find(":")
+    if model_optional and at_index >= 0 and not 0 <= colon_index < at_index:
+        # `backend@url`: no model given (the backend's default), so the colon is the URL's.
+        backend, model, at, base_url = head[:at_index], "", "@", head[at_index + 1 :]
+    else:
+        backend, colon, rest = head.partition(":")
+        if not colon and not model_optional:
+            raise refuse(f"must look like backend:model (e.g. {example})")
+        model, at, base_url = rest.partition("@")
     if "@" in query:
         # The URL after the options: `?t=0@http://…` would make the URL part of a value.
         opts, _, after = query.partition("@")

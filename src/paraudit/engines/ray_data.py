@@ -98,7 +98,7 @@ class BulkCaller:
 
     def __init__(
         self,
-        spec: JudgeSpec,
+        spec: JudgeSpec | str,
         dataset_root: Path | None,
         settings: BulkSettings,
         chunks: list[Any] | None = None,

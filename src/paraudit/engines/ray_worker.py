@@ -31,8 +31,9 @@ class JudgeWorker:
     Ray re-runs this constructor when it restarts a dead worker, and the next call loads and
     calibrates the judge again before answering."""
 
-    def __init__(self, spec: JudgeSpec, dataset_root: Path | None) -> None:
-        self.spec = spec.text
+    def __init__(self, spec: JudgeSpec | str, dataset_root: Path | None) -> None:
+        # Text only from callers outside a run (tests): the engine always sends the object.
+        self.spec = spec.text if isinstance(spec, JudgeSpec) else spec
         self.dataset_root = dataset_root
         self.judge: Judge | None = None
         self.failure: Exception | None = None

@@ -175,13 +175,8 @@ class JudgeSpec:
 
     def as_dict(self) -> dict[str, Any]:
         """run.json's record of the judge: structure, read back by `from_dict` unparsed."""
-        return {
-            "text": self.text,
-            "backend": self.backend,
-            "model": self.model,
-            "base_url": self.base_url,
-            "options": self.options,
-        }
+        where = {"backend": self.backend, "model": self.model, "base_url": self.base_url}
+        return {"text": self.text, **where, "options": self.options}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> JudgeSpec:
