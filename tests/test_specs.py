@@ -128,3 +128,10 @@ def test_the_parts_are_returned_in_order() -> None:
         URL,
         (("b", "2"), ("a", "1")),
     )
+
+
+def test_tts_numbers_are_checked_when_parsed() -> None:
+    with pytest.raises(SpecError, match="timeout='1e400' must be a finite number"):
+        parse_tts_spec(f"openai:gpt-4o-mini-tts@{URL}?timeout=1e400")
+    with pytest.raises(SpecError, match="max_retries='-1' must be ≥ 0"):
+        parse_tts_spec("gemini:m?max_retries=-1")

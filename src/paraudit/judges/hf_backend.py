@@ -66,10 +66,12 @@ class HFJudge(Judge):
         o = s.options
         self.device = o.get("device", "cpu")
         self.dtype = o.get("dtype", "float32")
-        self.batch_size = int(o.get("batch_size", 4))
-        self.max_new_tokens = int(o.get("max_tokens", 256))
-        self.temperature = float(o.get("temperature", 0.0))
-        self.seed = int(o["seed"]) if "seed" in o else None
+        # Numbers typed when the spec was parsed.
+        batch_size, max_tokens = s.whole("batch_size"), s.whole("max_tokens")
+        self.batch_size = 4 if batch_size is None else batch_size
+        self.max_new_tokens = 256 if max_tokens is None else max_tokens
+        self.temperature = s.number("temperature") or 0.0
+        self.seed = s.whole("seed")
         self.model: Any = None
         self.processor: Any = None
         self.rate = 16000

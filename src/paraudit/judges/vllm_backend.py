@@ -59,8 +59,9 @@ class VLLMJudge(Judge):
             raise MissingExtraError("judge backend 'vllm'", "vllm", "vllm") from None
         self.model_id = s.model
         self.decoding = Decoding.from_spec(s)
-        self.batch_size = int(s.options.get("batch_size", 32))
-        self.max_audio_parts = int(s.options.get("limit_audio", 16))
+        batch_size, limit_audio = s.whole("batch_size"), s.whole("limit_audio")
+        self.batch_size = 32 if batch_size is None else batch_size
+        self.max_audio_parts = 16 if limit_audio is None else limit_audio
         # Prompts with more clips than the engine accepts are refused before any call.
         self.capabilities = Capabilities(max_audio_parts=self.max_audio_parts)
         self.llm: Any = None

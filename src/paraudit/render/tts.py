@@ -38,7 +38,7 @@ from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
 from paraudit.permissions import follow_umask
 from paraudit.render.profiles import EmotionProfile
-from paraudit.specs import SpecError, parse_spec
+from paraudit.specs import SpecError, integer, number, parse_spec, typed
 
 OUTPUT_SUBTYPE = "PCM_16"
 # Praat (parselmouth) and espeak-ng (inside Piper) keep global state and are not known to be
@@ -121,6 +121,8 @@ def parse_tts_spec(spec: str) -> TTSSpec:
         raise SpecError(
             f"unknown TTS backend '{s.backend}' in '{spec}' (known: {', '.join(BACKENDS)})"
         )
+    # The numbers the hosted backends read are checked here (finite, in range), once.
+    typed(s, "TTS", {"timeout": number(0), "max_retries": integer(0)})
     return TTSSpec(s.backend, s.model, s.base_url, s.option_dict)
 
 
