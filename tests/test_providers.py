@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paraudit.errors import ParauditError
-from paraudit.providers import NO_KEY, backoff_s, find_key, openai_failure
+from paraudit.providers import NO_KEY, backoff_s, find_key, gemini_failure, openai_failure
 
 openai = pytest.importorskip("openai", reason="the 'openai' extra is not installed")
 httpx = pytest.importorskip("httpx")
@@ -54,3 +54,24 @@ def test_backoff_honours_retry_after_and_caps_the_exponential() -> None:
     assert [backoff_s(a, 0.5) for a in (1, 2, 3)] == [0.5, 1.0, 2.0]
     assert backoff_s(10, 0.5, max_s=30.0) == 30.0
     assert backoff_s(1, 0.5, retry_after=7.0) == 7.0
+
+
+def test_gemini_errors_are_classified_once_for_every_caller() -> None:
+    errors = pytest.importorskip("google.genai.errors", reason="the 'gemini' extra is absent")
+
+    def err(cls: type, code: int) -> Exception:
+        e: Exception = cls(code, {"error": {"code": code, "message": "no", "status": "X"}})
+        return e
+
+    rate = gemini_failure(errors, err(errors.ClientError, 429))
+    assert rate is not None and not rate.fatal and rate.message.startswith("429 rate limited")
+    auth = gemini_failure(errors, err(errors.ClientError, 403), "gemini TTS")
+    assert auth is not None and auth.fatal
+    assert auth.message.startswith("gemini TTS: authentication failed")
+    timeout = gemini_failure(errors, err(errors.ClientError, 408))
+    assert timeout is not None and not timeout.fatal and timeout.message.startswith("HTTP 408")
+    bad = gemini_failure(errors, err(errors.ClientError, 400))
+    assert bad is not None and bad.fatal and "request rejected" in bad.message
+    server = gemini_failure(errors, err(errors.ServerError, 503))
+    assert server is not None and not server.fatal and server.message.startswith("HTTP 503")
+    assert gemini_failure(errors, OSError("connection reset")) is None

@@ -83,6 +83,22 @@ def openai_failure(o: Any, e: Exception, who: str = "openai") -> Failure | None:
     return None
 
 
+def gemini_failure(errors: Any, e: Exception, who: str = "gemini") -> Failure | None:
+    """A `google.genai.errors` exception (module `errors`) as retry-or-stop, or None when it is
+    not one of the SDK's API errors (connection trouble: the caller decides)."""
+    if not isinstance(e, errors.APIError):
+        return None
+    code = e.code
+    if isinstance(e, errors.ClientError):
+        if code == 429:
+            return Failure(False, f"429 rate limited: {first_line(e)}", retry_after(e))
+        if code in (401, 403):
+            return Failure(True, f"{who}: authentication failed ({first_line(e)})")
+        if code != 408:  # a request timeout is worth another try; other 4xx are not
+            return Failure(True, f"{who}: request rejected ({first_line(e)})")
+    return Failure(False, f"HTTP {code}: {first_line(e)}", retry_after(e))
+
+
 def backoff_s(
     attempt: int,
     base_s: float,

@@ -17,10 +17,17 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from paraudit.errors import MissingExtraError, ParauditError
-from paraudit.providers import backoff_s, find_key, first_line, openai_failure
+from paraudit.providers import (
+    Failure,
+    backoff_s,
+    find_key,
+    first_line,
+    gemini_failure,
+    openai_failure,
+)
 from paraudit.specs import (
     Convert,
     SpecError,
@@ -148,6 +155,13 @@ class ChatBackend(Protocol):
     def complete(self, messages: list[Message], params: dict[str, Any]) -> str: ...
 
 
+def _raise(f: Failure) -> NoReturn:
+    """A classified provider failure as the builders' errors (stop, or retry)."""
+    if f.fatal:
+        raise ParauditError(f.message) from None
+    raise TransientLLMError(f.message, f.retry_after) from None
+
+
 class OpenAIChat:
     """Chat completions through the official SDK (its own retries off: we retry)."""
 
@@ -184,9 +198,7 @@ class OpenAIChat:
             failure = openai_failure(o, e)
             if failure is None:
                 raise
-            if failure.fatal:
-                raise ParauditError(failure.message) from None
-            raise TransientLLMError(failure.message, failure.retry_after) from None
+            _raise(failure)
         if not resp.choices:
             raise TransientLLMError("empty response (no choices)")
         return resp.choices[0].message.content or ""
@@ -228,12 +240,11 @@ class GeminiChat:
             resp = self.client.models.generate_content(
                 model=self.model, contents=contents, config=config
             )
-        except self._errors.ClientError as e:
-            if e.code == 429:
-                raise TransientLLMError(f"429 rate limited: {first_line(e)}") from None
-            raise ParauditError(f"gemini: request rejected ({first_line(e)})") from None
         except self._errors.APIError as e:
-            raise TransientLLMError(f"gemini: {first_line(e)}") from None
+            failure = gemini_failure(self._errors, e)
+            if failure is None:
+                raise
+            _raise(failure)
         except Exception as e:  # httpx connection errors
             raise TransientLLMError(f"connection: {first_line(e)}") from None
         return resp.text or ""

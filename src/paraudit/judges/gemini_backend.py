@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from paraudit.errors import MissingExtraError
-from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
 from paraudit.judges.hosted import (
     AudioPayload,
     Decoding,
     api_key,
     error_message,
+    judge_failure,
     other_params,
     read_audio,
     sdk_version,
@@ -24,7 +25,7 @@ from paraudit.judges.hosted import (
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
-from paraudit.providers import retry_after
+from paraudit.providers import gemini_failure
 
 # Gemini's documented limit for a request with inline data is 20 MB; leave room for the text
 # and base64 overhead.
@@ -130,18 +131,11 @@ class GeminiJudge(Judge):
             resp = await self.client.aio.models.generate_content(
                 model=self.model, contents=contents, config=self._config()
             )
-        except self._errors.ClientError as e:
-            if e.code == 429:
-                raise JudgeError(f"429 rate limited: {error_message(e)}", retry_after(e)) from None
-            if e.code in (401, 403):
-                raise FatalJudgeError(
-                    f"gemini: authentication failed ({error_message(e)})"
-                ) from None
-            if e.code in (408,):
-                raise JudgeError(f"HTTP {e.code}: {error_message(e)}") from None
-            raise FatalJudgeError(f"gemini: request rejected ({error_message(e)})") from None
-        except self._errors.ServerError as e:
-            raise JudgeError(f"HTTP {e.code}: {error_message(e)}", retry_after(e)) from None
+        except self._errors.APIError as e:
+            failure = gemini_failure(self._errors, e)
+            if failure is None:
+                raise
+            raise judge_failure(failure) from None
         usage: dict[str, Any] = {"audio_via_files_api": via_files}
         if resp.usage_metadata is not None:
             usage.update(resp.usage_metadata.model_dump(exclude_none=True))
