@@ -30,7 +30,6 @@ from paraudit.providers import (
 )
 from paraudit.specs import (
     Convert,
-    SpecError,
     form,
     integer,
     number,
@@ -106,7 +105,7 @@ class LLMSpec:
         """`backend:model[@base_url][?name=value&…]` (the grammar of paraudit.specs)."""
         s = parse_spec(spec, "generator", EXAMPLE)
         if s.backend not in LLM_BACKENDS:
-            raise SpecError(
+            raise ParauditError(  # a name not known (exit 1), as for the judges' backends
                 f"unknown LLM backend '{s.backend}' in '{spec}' (known: {', '.join(LLM_BACKENDS)})"
             )
         rules = {k: NUMBERS.get(k, number(-math.inf)) for k, _ in s.options}

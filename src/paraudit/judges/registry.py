@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 
-from paraudit.errors import MissingExtraError
+from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.base import RUNNER_OPTIONS, Judge, building
 from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 from paraudit.specs import SpecError, did_you_mean
@@ -135,7 +135,7 @@ def _make(s: JudgeSpec) -> Judge:
         return judge
     if s.backend not in BACKENDS:
         known = sorted([*BACKENDS, *third])
-        raise SpecError(
+        raise ParauditError(  # a name not known (exit 1); a malformed spec is a SpecError (2)
             f"unknown judge backend '{s.backend}' (known: {', '.join(known)})"
             + did_you_mean(s.backend, known)
         )

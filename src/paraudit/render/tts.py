@@ -40,7 +40,7 @@ from paraudit.audio.clips import OUTPUT_SUBTYPE, Clip, resample, wav_bytes
 from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
 from paraudit.permissions import follow_umask
-from paraudit.specs import SpecError, integer, number, parse_spec, typed
+from paraudit.specs import integer, number, parse_spec, typed
 
 # Praat (parselmouth) and espeak-ng (inside Piper) keep global state and are not known to be
 # thread-safe: local synthesis and measurement run one at a time under this lock, while hosted
@@ -85,7 +85,7 @@ def parse_tts_spec(spec: str) -> TTSSpec:
     may be left out: each backend has a default)."""
     s = parse_spec(spec, "TTS", "openai:gpt-4o-mini-tts", model_optional=True)
     if s.backend not in BACKENDS:
-        raise SpecError(
+        raise ParauditError(  # a name not known (exit 1), as for the judges' backends
             f"unknown TTS backend '{s.backend}' in '{spec}' (known: {', '.join(BACKENDS)})"
         )
     # The numbers the hosted backends read are checked here (finite, in range), once.
