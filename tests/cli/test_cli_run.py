@@ -217,7 +217,8 @@ def test_bad_limits_and_empty_plans_are_clear_errors(tiny_dataset: Path, tmp_pat
         "builtin:random?rpm=1&rpm=2": "sets option 'rpm' twice",
     }.items():
         code, text = _run80("run", str(tiny_dataset), "--judge", spec, "--out", str(tmp_path / "x"))
-        assert code == 1 and message in text, (spec, text)
+        # A malformed spec is a usage mistake: exit 2, as for a bad flag (issue 18).
+        assert code == 2 and message in text, (spec, text)
     assert not (tmp_path / "r").exists() and not (tmp_path / "x").exists()
 
 

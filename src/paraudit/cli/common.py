@@ -21,10 +21,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def fail(message: str) -> typer.Exit:
+def fail(message: str, code: int = 1) -> typer.Exit:
     # Messages quote user text and extras like 'paraudit[openai]': never read them as markup.
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    return typer.Exit(1)
+    return typer.Exit(code)
 
 
 def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
@@ -35,7 +35,8 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
         try:
             return fn(*args, **kwargs)
         except ParauditError as e:
-            raise fail(str(e)) from None
+            # A usage mistake (a malformed spec: specs.SpecError) exits 2, as a bad flag does.
+            raise fail(str(e), getattr(e, "exit_code", 1)) from None
         except OSError as e:
             # A path the user gave that cannot be read or written (full disk, permissions, a
             # file where a folder belongs): one line naming it, not a traceback.

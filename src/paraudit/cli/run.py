@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import shlex
 from collections import Counter
 from pathlib import Path
@@ -18,6 +19,7 @@ from paraudit.cli.engine import open_engine, print_cluster, print_estimates
 from paraudit.cli.help import ASK, CALLS, OUTPUT, SCALE
 from paraudit.cli.verdicts import print_report_path, print_verdicts
 from paraudit.judges.prices import load_prices
+from paraudit.judges.spec import parse_judge_spec
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
@@ -60,13 +62,6 @@ def pointwise_only_note(probes: tuple[str, ...], protocols: tuple[str, ...]) -> 
         f"pointwise only: {names} will run pointwise although --protocols is "
         f"{','.join(protocols)}"
     )
-
-
-def _with_key_env(spec: str, env: str | None) -> str:
-    """Add key_env=ENV to hosted judges' specs (a harness option: not part of the cache key)."""
-    if env is None or not spec.startswith(("openai:", "gemini:")) or "key_env=" in spec:
-        return spec
-    return f"{spec}{'&' if '?' in spec else '?'}key_env={env}"
 
 
 def execute(cfg: RunConfig) -> RunOutcome:
@@ -288,6 +283,10 @@ def run(
     """Put every counterfactual question to each judge; a rerun resumes."""
     if orders not in ("both", "one"):
         raise fail("--orders must be 'both' or 'one'")
+    if rpm is not None and not math.isfinite(rpm):
+        # Numbers follow the spec rule (finite, exit 2): inf would reach run.json as Infinity
+        # (not JSON) and limit nothing.
+        raise fail(f"--rpm must be a finite number (got {rpm:g}); leave it out for no limit", 2)
     if rpm is not None and not rpm > 0:
         raise fail(f"--rpm must be more than 0 (got {rpm:g}); leave it out for no limit")
     if not timeout > 0:
@@ -305,7 +304,8 @@ def run(
     note = pointwise_only_note(plan.probes, plan.protocols)
     if note:
         err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
-    specs = [_with_key_env(j, api_key_env) for j in judge]
+    # Each spec is parsed here, once: the runner, the judges and the engines get the objects.
+    specs = [parse_judge_spec(j).with_key_env(api_key_env) for j in judge]
     cfg = RunConfig(
         dataset,
         specs,

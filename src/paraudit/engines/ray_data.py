@@ -35,6 +35,7 @@ import numpy as np
 
 from paraudit.errors import ParauditError
 from paraudit.judges.base import FatalJudgeError, Judge
+from paraudit.judges.spec import JudgeSpec
 from paraudit.protocols.instances import Instance
 from paraudit.runfolder import CallRecord, CallStore
 from paraudit.runner.asking import (
@@ -97,7 +98,7 @@ class BulkCaller:
 
     def __init__(
         self,
-        spec: str,
+        spec: JudgeSpec | str,
         dataset_root: Path | None,
         settings: BulkSettings,
         chunks: list[Any] | None = None,
@@ -201,7 +202,7 @@ def answer_with_ray_data(
         calls = ray.data.from_items(numbers, override_num_blocks=len(blocks)).map_batches(
             BulkCaller,
             fn_constructor_kwargs={
-                "spec": judge.spec,
+                "spec": judge.judge_spec,
                 "dataset_root": dataset_root,
                 "settings": split(settings, workers),
                 "chunks": blocks,

@@ -15,13 +15,13 @@ from paraudit.runfolder import LOCK, RunSpec, read_run_json
 from paraudit.runfolder.spec import EXTENDABLE
 
 
-def unique_judges(texts: list[str]) -> tuple[list[JudgeSpec], list[str]]:
-    """Parse each --judge once; an exact repeat is dropped with a note, two specs that share a
+def unique_judges(given: list[JudgeSpec]) -> tuple[list[JudgeSpec], list[str]]:
+    """The judges once each: an exact repeat is dropped with a note, two specs that share a
     label (same judge, different harness options) are refused: which one would be meant?"""
     specs: dict[str, JudgeSpec] = {}
     notes = []
-    for text in texts:
-        s = parse_judge_spec(text)
+    for s in given:
+        text = s.text
         kept = specs.get(s.label)
         if kept is None:
             specs[s.label] = s
@@ -33,6 +33,12 @@ def unique_judges(texts: list[str]) -> tuple[list[JudgeSpec], list[str]]:
                 "different harness options; keep one"
             )
     return list(specs.values()), notes
+
+
+def _label_and_spec(stored: str | dict[str, Any]) -> tuple[str, JudgeSpec]:
+    """A judge as run.json stores it: structure, or (folders written before) its spec text."""
+    s = JudgeSpec.from_dict(stored) if isinstance(stored, dict) else parse_judge_spec(stored)
+    return s.label, s
 
 
 def check_out(out: Path) -> None:
@@ -89,9 +95,8 @@ def claim(out: Path, asked: RunSpec, judges: list[JudgeSpec], extend: bool) -> C
         raise ParauditError(f"--out {out} holds a different run ({'; '.join(diffs)}); {way}")
     grown = stored.extended_by(asked)
     by_label = {s.label: s for s in judges}
-    for text in old.get("judges", []):
-        s = parse_judge_spec(text)
-        by_label.setdefault(s.label, s)
+    for stored_judge in old.get("judge_specs") or old.get("judges", []):
+        by_label.setdefault(*_label_and_spec(stored_judge))
     missing = [label for label in grown.judges if label not in by_label]
     if missing:
         raise ParauditError(
