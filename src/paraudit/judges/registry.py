@@ -68,6 +68,15 @@ BACKENDS: dict[str, Backend] = {
             "models via their chat template (hf:MODEL_ID_OR_PATH)",
         ),
         Backend(
+            "scaffold",
+            "paraudit.judges.scaffold:make_scaffold",
+            None,
+            (),
+            "a meta-judge around any judge spec (scaffold:JUDGE_SPEC): each J question is "
+            "asked as P on the same audio, then as Staging with the judge's own perceived "
+            "emotions in text (perceive → state → map)",
+        ),
+        Backend(
             "vllm",
             "paraudit.judges.vllm_backend:make_vllm",
             "vllm",

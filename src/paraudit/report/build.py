@@ -9,9 +9,11 @@ from typing import Any
 from paraudit.errors import ParauditError
 from paraudit.report import figures as F
 from paraudit.report import html
+from paraudit.report import scaffold as scaffold_section
 from paraudit.report import tables as T
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
+from paraudit.stats.scaffold import calls_per_answer, scaffold_pairs, side_by_side
 from paraudit.stats.summary import SECTIONS, summarize_groups
 
 
@@ -43,6 +45,9 @@ def write_report(
         ((g.judge, g.task, g) for g in groups), replicates=replicates, seed=seed
     )
     summary["runs"] = [str(d) for d in run_dirs]
+    if scaffold_pairs(groups.judges):  # a judge beside its scaffold: the mitigation section
+        calls = calls_per_answer(run_dirs)
+        summary["scaffold"] = side_by_side(groups.rows(), calls=calls, replicates=replicates)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     (out / "tables").mkdir(exist_ok=True)
@@ -71,5 +76,7 @@ def write_report(
         "accuracy": F.accuracy_bars(summary, figdir),
     }
     page = html.render(summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs])
+    extra = scaffold_section.section(summary.get("scaffold", []))
+    page = page.replace("<h2>Figures</h2>", extra + "<h2>Figures</h2>", 1) if extra else page
     (out / "report.html").write_text(page, encoding="utf-8")
     return out / "report.html"
