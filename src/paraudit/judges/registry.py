@@ -28,6 +28,8 @@ class Backend:
     """Modules that must be importable."""
     description: str
     key_env: tuple[str, ...] = ()
+    install: str | None = None
+    """How to install what `needs` names, when it is not a paraudit extra (not on PyPI)."""
 
 
 BUILTIN = "builtin"
@@ -66,6 +68,16 @@ BACKENDS: dict[str, Backend] = {
             ("torch", "transformers"),
             "local transformers models: Qwen2-Audio, Qwen2.5-Omni thinker, other audio chat "
             "models via their chat template (hf:MODEL_ID_OR_PATH)",
+        ),
+        Backend(
+            "desta",
+            "paraudit.judges.desta_backend:make_desta",
+            None,
+            ("desta",),
+            "DeSTA2.5-Audio through its own package (desta:MODEL_OR_PATH"
+            "[?transcript=given|none|asr]; greedy by default; GPU)",
+            install="git clone https://github.com/kehanlu/DeSTA2.5-Audio && "
+            "pip install -e DeSTA2.5-Audio (not on PyPI)",
         ),
         Backend(
             "scaffold",
@@ -151,6 +163,10 @@ def _make(s: JudgeSpec) -> Judge:
     b = BACKENDS[s.backend]
     for mod in b.needs:
         if not _importable(mod):
+            if b.install is not None:
+                raise ParauditError(
+                    f"judge backend '{b.name}' needs the package '{mod}': {b.install}"
+                )
             raise MissingExtraError(f"judge backend '{b.name}'", b.extra or b.name, mod)
     module, _, attr = b.target.partition(":")
     factory = getattr(importlib.import_module(module), attr)
@@ -163,7 +179,13 @@ def list_backends() -> list[tuple[str, str, bool, str, str]]:
     rows = []
     for b in BACKENDS.values():
         installed = all(_importable(m) for m in b.needs)
-        need = f"pip install 'paraudit[{b.extra}]'" if b.extra else "nothing (offline)"
+        need = (
+            b.install
+            if b.install
+            else f"pip install 'paraudit[{b.extra}]'"
+            if b.extra
+            else "nothing (offline)"
+        )
         if b.key_env:
             found = [k for k in b.key_env if os.environ.get(k)]
             key = f"set ({found[0]})" if found else f"not set ({' or '.join(b.key_env)})"

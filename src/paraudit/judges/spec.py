@@ -52,7 +52,20 @@ HARNESS_OPTIONS = frozenset(
     }
 )
 
+
+def one_of(*names: str) -> Convert:
+    """A value from a fixed set (a typo names the choices)."""
+
+    def check(v: str) -> str:
+        if v not in names:
+            raise ValueError(f"must be one of {', '.join(names)}")
+        return v
+
+    return check
+
+
 CHECKS: dict[str, Convert] = {
+    "transcript": one_of("given", "none", "asr"),
     "rpm": number(0),
     "tpm": number(0),
     "timeout": number(0),
@@ -89,6 +102,7 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "vllm": frozenset(
         {"limit_audio", "max_model_len", "gpu_memory_utilization", "batch_size"} | DECODING
     ),
+    "desta": frozenset({"transcript", "device"} | DECODING),
 }
 HOSTED_OPTIONS: dict[str, frozenset[str]] = {
     "openai": DECODING | {"key_env", "max_audio_seconds", "audio_part"},
