@@ -8,6 +8,7 @@ from rich.padding import Padding
 
 from paraudit.cli.common import console, user_errors
 from paraudit.cli.engine import open_engine, print_cluster
+from paraudit.judges.catalogue import catalogue_lines
 from paraudit.judges.registry import BUILTIN_MODELS, list_backends
 
 
@@ -30,6 +31,8 @@ def judges(
         if need:
             console.print(f"  needs: {escape(need)}", highlight=False, soft_wrap=True)
     console.print("builtin models: " + ", ".join(f"builtin:{m}" for m in BUILTIN_MODELS))
+    for line in catalogue_lines():  # what the providers say about the models the paper used
+        console.print(f"note: {escape(line)}", highlight=False, soft_wrap=True)
     with open_engine(engine, ray_address) as cluster:
         if cluster is not None:
             print_cluster(cluster)

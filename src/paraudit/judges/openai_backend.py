@@ -12,6 +12,7 @@ from typing import Any
 
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.judges.catalogue import model_note
 from paraudit.judges.hosted import (
     Decoding,
     api_key,
@@ -44,6 +45,9 @@ class OpenAIJudge(Judge):
             raise MissingExtraError("judge backend 'openai'", "openai", "openai") from None
         self.model = s.model
         self.base_url = s.base_url
+        note = model_note("openai", s.model, s.base_url)
+        if note is not None:
+            self.notes.append(note)  # accepted, but the user should know (runner prints it)
         self.decoding = Decoding.from_spec(s)
         self.audio_part = s.options.get("audio_part", "input_audio")
         if self.audio_part not in AUDIO_PART_FORMS:

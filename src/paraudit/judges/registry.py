@@ -48,7 +48,8 @@ BACKENDS: dict[str, Backend] = {
             "paraudit.judges.openai_backend:make_openai",
             "openai",
             ("openai",),
-            "OpenAI chat completions (gpt-4o-audio-preview, gpt-audio, …) or any "
+            "OpenAI chat completions (gpt-audio, the paper's GPT-4o audio judge today; "
+            "gpt-4o-audio-preview is accepted, but the provider shut it down) or any "
             "OpenAI-compatible server such as vLLM (openai:MODEL@BASE_URL; a local server "
             "needs no key)",
             ("OPENAI_API_KEY",),
