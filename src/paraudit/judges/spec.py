@@ -34,6 +34,9 @@ HARNESS_OPTIONS = frozenset(
     {
         "key_env",
         "timeout",
+        # N draws per question: each draw's call is keyed by its sample index already, and
+        # the row keeps every draw (runner.samples), so no single answer changes with it
+        "samples",
         "rpm",
         "tpm",
         "max_audio_seconds",
@@ -68,6 +71,7 @@ CHECKS: dict[str, Convert] = {
     "transcript": one_of("given", "none", "asr"),
     "rpm": number(0),
     "tpm": number(0),
+    "samples": integer(1, 100),
     "timeout": number(0),
     "max_audio_seconds": number(0),
     "inline_limit_mb": number(0),
@@ -88,7 +92,7 @@ CHECKS: dict[str, Convert] = {
 # What each backend reads. Local backends refuse anything else (a typo such as `sed=3` would
 # otherwise run with the default and label the rows as if it had been applied); hosted ones
 # pass other names through to the provider's API, but refuse a near miss of a name they know.
-RUNNER_OPTIONS = frozenset({"rpm", "tpm", "timeout"})
+RUNNER_OPTIONS = frozenset({"rpm", "tpm", "timeout", "samples"})
 """Options the runner itself reads for any judge (rate limits, the per-call timeout)."""
 BUILTIN_HOOKS = frozenset({"delay", "burn", "calllog", "fail_rate", "fail_times"})
 """The built-in judges' test hooks (common to all of them)."""

@@ -30,6 +30,7 @@ from paraudit.runner.calls import (
     prompt_record,
 )
 from paraudit.runner.checks import estimated_tokens
+from paraudit.runner.samples import majority_row, sample_index
 
 T = TypeVar("T")
 
@@ -162,17 +163,25 @@ class Asker:
                 await asyncio.gather(*(t for _, t in window), return_exceptions=True)
 
     async def _ask(self, inst: Instance, key: str, stored: CallRecord | None) -> Row:
-        row: Row | None = None
-        for sample in range(self.parse_retries + 1):
-            if sample:
-                key = call_key(self.judge, inst.prompt, sample)
-                stored = self.store.finished_among([key]).get(key)
-            if stored is None:
-                stored = await self._call_once(inst, key, sample)
-            row = result_row(self.judge, inst, key, stored, sample)
-            if row["status"] != "unparsed":
-                break
-        assert row is not None
+        # ?samples=N (runner.samples): N draws, each with its own parse retries.
+        n = self.judge.judge_spec.whole("samples") or 1
+        draws: list[Row] = []
+        for draw in range(n):
+            row: Row | None = None
+            for retry in range(self.parse_retries + 1):
+                sample = sample_index(draw, retry, n)
+                if sample:
+                    key = call_key(self.judge, inst.prompt, sample)
+                    stored = self.store.finished_among([key]).get(key)
+                if stored is None:
+                    stored = await self._call_once(inst, key, sample)
+                row = result_row(self.judge, inst, key, stored, sample)
+                if row["status"] != "unparsed":
+                    break
+            assert row is not None
+            draws.append(row)
+            stored = None
+        row = draws[0] if n == 1 else majority_row(draws)
         p = self.progress
         p.done += 1
         p.unparsed += row["status"] == "unparsed"
