@@ -183,3 +183,21 @@ def test_engine_that_cannot_load_stops_the_run_in_one_line(
         asyncio.run(Runner(cfg).run())
     assert str(e.value) == "vllm: cannot load 'org/m' (CUDA out of memory while loading)"
     assert not (tmp_path / "r" / "results.jsonl").exists()
+
+
+def test_joined_clips_reach_the_engine_as_one_data_uri(
+    starter_small: Path, recording_vllm: type[_Recorder]
+) -> None:
+    plan = PlanSpec(probes=("J",), protocols=("pairwise",), cues=("none",), limit=1)
+    judge = load_judge("vllm:org/m?clips=joined")
+    judge.llm = _LLM()  # type: ignore[attr-defined]
+    prompt = plan_instances(load_dataset(starter_small), plan)[0].prompt
+    [reply] = judge._run([prompt])  # type: ignore[attr-defined]
+    [(convs, _)] = recording_vllm.batches
+    audio = [p for p in convs[0][0]["content"] if p["type"] == "audio_url"]
+    assert len(audio) == 1 and reply.usage["joined"]["clips"] == "joined"
+    assert len(reply.usage["joined"]["parts_sha256"]) == sum(
+        isinstance(p, AudioPart) for p in prompt
+    )
+    assert list(reply.sent_audio_sha256 or ()) == [reply.usage["joined"]["joined_sha256"]]
+    assert judge.params()["clips"] == "joined"

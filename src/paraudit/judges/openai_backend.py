@@ -7,7 +7,9 @@ makes the request (its own retries are off: the runner retries, honouring Retry-
 
 from __future__ import annotations
 
+import asyncio
 import json
+from dataclasses import replace
 from typing import Any
 
 from paraudit.errors import MissingExtraError, ParauditError
@@ -22,6 +24,7 @@ from paraudit.judges.hosted import (
     other_params,
     sdk_version,
 )
+from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
@@ -49,6 +52,9 @@ class OpenAIJudge(Judge):
         if note is not None:
             self.notes.append(note)  # accepted, but the user should know (runner prints it)
         self.decoding = Decoding.from_spec(s)
+        self.joined = s.value("clips") == "joined"
+        if self.joined:
+            check_renderer()  # the markers' voice, loaded now: a missing extra is one line
         self.audio_part = s.options.get("audio_part", "input_audio")
         if self.audio_part not in AUDIO_PART_FORMS:
             raise ParauditError(f"audio_part must be one of {', '.join(AUDIO_PART_FORMS)}")
@@ -134,6 +140,9 @@ class OpenAIJudge(Judge):
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
     ) -> Reply:
         o = self._openai
+        info = None
+        if self.joined:
+            prompt, info = await asyncio.to_thread(join_prompt, prompt)
         messages, sent = self.messages(prompt)
         try:
             # The request body is plain JSON built here, so it goes straight to the SDK's
@@ -154,7 +163,10 @@ class OpenAIJudge(Judge):
             if failure is None:
                 raise
             raise judge_failure(failure) from None
-        return chat_reply(resp, sent)
+        reply = chat_reply(resp, sent)
+        if info is None:
+            return reply
+        return replace(reply, usage={**reply.usage, "joined": info.as_usage()})
 
 
 def chat_reply(body: str, sent: tuple[str, ...]) -> Reply:

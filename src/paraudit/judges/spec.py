@@ -69,6 +69,7 @@ def one_of(*names: str) -> Convert:
 
 CHECKS: dict[str, Convert] = {
     "transcript": one_of("given", "none", "asr"),
+    "clips": one_of("separate", "joined"),
     "rpm": number(0),
     "tpm": number(0),
     "samples": integer(1, 100),
@@ -104,12 +105,12 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "builtin:prosody": BUILTIN_HOOKS,
     "hf": frozenset({"device", "dtype", "batch_size", "max_tokens", "temperature", "seed"}),
     "vllm": frozenset(
-        {"limit_audio", "max_model_len", "gpu_memory_utilization", "batch_size"} | DECODING
+        {"limit_audio", "max_model_len", "gpu_memory_utilization", "batch_size", "clips"} | DECODING
     ),
     "desta": frozenset({"transcript", "device"} | DECODING),
 }
 HOSTED_OPTIONS: dict[str, frozenset[str]] = {
-    "openai": DECODING | {"key_env", "max_audio_seconds", "audio_part"},
+    "openai": DECODING | {"key_env", "max_audio_seconds", "audio_part", "clips"},
     "gemini": DECODING | {"key_env", "max_audio_seconds", "inline_limit_mb"},
 }
 HOSTED = tuple(HOSTED_OPTIONS)

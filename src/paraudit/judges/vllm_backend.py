@@ -14,6 +14,7 @@ from paraudit.errors import MissingExtraError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
 from paraudit.judges.hosted import Decoding, openai_content, sdk_version
+from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.registry import Spec
 from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import Prompt
@@ -64,11 +65,15 @@ class VLLMJudge(Judge):
         self.max_audio_parts = 16 if limit_audio is None else limit_audio
         # Prompts with more clips than the engine accepts are refused before any call.
         self.capabilities = Capabilities(max_audio_parts=self.max_audio_parts)
+        self.joined = s.value("clips") == "joined"
+        if self.joined:
+            check_renderer()  # the markers' voice, loaded now: a missing extra is one line
         self.llm: Any = None
         self.batcher = Batcher(self._run, self.batch_size, BATCH_WAIT_S)
 
     def params(self) -> dict[str, Any]:
-        return {"model": self.model_id, **self.decoding.as_dict()}
+        joined = {"clips": "joined"} if self.joined else {}
+        return {"model": self.model_id, **self.decoding.as_dict(), **joined}
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -97,16 +102,16 @@ class VLLMJudge(Judge):
         params = SamplingParams(
             temperature=d.temperature, top_p=d.top_p or 1.0, seed=d.seed, max_tokens=d.max_tokens
         )
-        convs, sent = zip(*(vllm_messages(p) for p in prompts), strict=True)
+        joins = [join_prompt(p) if self.joined else (p, None) for p in prompts]
+        convs, sent = zip(*(vllm_messages(p) for p, _ in joins), strict=True)
         outs = self.llm.chat(list(convs), params, use_tqdm=False)
-        return [
-            Reply(
-                o.outputs[0].text,
-                usage={"completion_tokens": len(o.outputs[0].token_ids)},
-                sent_audio_sha256=s,
-            )
-            for o, s in zip(outs, sent, strict=True)
-        ]
+        replies = []
+        for o, s, (_, info) in zip(outs, sent, joins, strict=True):
+            usage: dict[str, Any] = {"completion_tokens": len(o.outputs[0].token_ids)}
+            if info is not None:
+                usage["joined"] = info.as_usage()
+            replies.append(Reply(o.outputs[0].text, usage=usage, sent_audio_sha256=s))
+        return replies
 
     async def generate(
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
