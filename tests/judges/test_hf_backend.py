@@ -66,3 +66,44 @@ def test_full_audit_through_hf(build: Any, starter_small: Path, tmp_path: Path) 
 def test_unloadable_model_is_a_clear_error(starter_small: Path, tmp_path: Path) -> None:
     with pytest.raises(ParauditError, match="hf: cannot load"):
         _audit(starter_small, tmp_path / "run", f"hf:{tmp_path / 'no-such-model'}")
+
+
+@pytest.mark.parametrize(
+    "build", [build_qwen2_audio, build_omni_thinker], ids=["qwen2-audio", "qwen2.5-omni-thinker"]
+)
+def test_constrained_decoding_only_ever_emits_a_valid_label(
+    build: Any, starter_small: Path, tmp_path: Path
+) -> None:
+    model_dir = build(tmp_path / "model")
+    spec = f"hf:{model_dir}?batch_size=4&max_tokens=12&constrain=labels"
+    rows, _ = _audit(starter_small, tmp_path / "run", spec)
+    # Random weights: unconstrained, nearly every reply is gibberish (unparsed); constrained,
+    # every reply is one of the question's answers, whatever its kind (choice, matching, turns).
+    assert rows and {r["status"] for r in rows} == {"ok"}
+    kinds = set()
+    for r in rows:
+        assert json.loads(r["raw"]) == {"pred": r["pred"]}
+        labels = set(r["options"])
+        preds = [r["pred"]] if isinstance(r["pred"], str) else list(r["pred"].values())
+        assert set(preds) <= labels
+        kinds.add(type(r["pred"]).__name__ + ("-turns" if "C1" in str(r["pred"]) else ""))
+    assert len(kinds) >= 2
+    assert {r["judge"] for r in rows} == {f"hf:{model_dir}?constrain=labels&max_tokens=12"}
+
+
+def test_the_omni_thinker_flag_is_greedy_by_default(tmp_path: Path) -> None:
+    from paraudit.judges.registry import load_judge
+
+    judge: Any = load_judge(f"hf:{tmp_path}")
+    judge.model = type("FullOmni", (), {"thinker": object()})()
+    assert judge.generation_kwargs() == {
+        "max_new_tokens": 256,
+        "do_sample": False,
+        "thinker_do_sample": False,
+        "return_audio": False,
+    }
+    judge.temperature = 0.7
+    kw = judge.generation_kwargs()
+    assert kw["thinker_do_sample"] is True and kw["thinker_temperature"] == 0.7
+    judge.model = object()  # a model without a thinker gets only the usual flags
+    assert "thinker_do_sample" not in judge.generation_kwargs()

@@ -22,6 +22,7 @@ import soundfile as sf
 from paraudit.errors import MissingExtraError
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
+from paraudit.judges.constrain import prefix_fn, trie_for
 from paraudit.judges.hosted import sdk_version
 from paraudit.judges.registry import Spec
 from paraudit.judges.spec import LOCAL_OPTIONS
@@ -72,6 +73,10 @@ class HFJudge(Judge):
         self.max_new_tokens = 256 if max_tokens is None else max_tokens
         self.temperature = s.number("temperature") or 0.0
         self.seed = s.whole("seed")
+        self.constrain = s.value("constrain") == "labels"
+        # Constrained decoding needs each question's labels (instance attribute: per judge).
+        self.reads_question = self.constrain
+        self._questions: dict[Prompt, Question] = {}
         self.model: Any = None
         self.processor: Any = None
         self.rate = 16000
@@ -86,6 +91,8 @@ class HFJudge(Judge):
         }
         if self.seed is not None:
             p["seed"] = self.seed
+        if self.constrain:
+            p["constrain"] = "labels"
         return p
 
     def describe(self) -> dict[str, Any]:
@@ -167,12 +174,13 @@ class HFJudge(Judge):
         inputs = self.processor(**kwargs).to(self.model.device)
         if self.seed is not None:
             torch.manual_seed(self.seed)
-        gen: dict[str, Any] = {
-            "max_new_tokens": self.max_new_tokens,
-            "do_sample": self.temperature > 0,
-        }
-        if self.temperature > 0:
-            gen["temperature"] = self.temperature
+        gen = self.generation_kwargs()
+        if self.constrain:
+            end = self._end_token()
+            tok = self.processor.tokenizer
+            tries = [trie_for(self._questions[p], tok, end) for p in prompts]
+            gen["prefix_allowed_tokens_fn"] = prefix_fn(tries, inputs["input_ids"].shape[1])
+            gen["max_new_tokens"] = max(t.longest for t in tries)  # nothing longer is valid
         with torch.inference_mode():
             out = self.model.generate(**inputs, **gen)
         new = out[:, inputs["input_ids"].shape[1] :]
@@ -193,6 +201,26 @@ class HFJudge(Judge):
             for text, n, p, row in zip(decoded, notes, prompt_tokens, new, strict=True)
         ]
 
+    def generation_kwargs(self) -> dict[str, Any]:
+        """Greedy unless a temperature above 0 is given. The full Qwen2.5-Omni model samples
+        its thinker by default (its maintainers: scores do not reproduce unless
+        `thinker_do_sample=False`), and reads that flag rather than `do_sample`."""
+        sampling = self.temperature > 0
+        gen: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "do_sample": sampling}
+        if sampling:
+            gen["temperature"] = self.temperature
+        if hasattr(self.model, "thinker"):
+            gen |= {"thinker_do_sample": sampling, "return_audio": False}
+            if sampling:
+                gen["thinker_temperature"] = self.temperature
+        return gen
+
+    def _end_token(self) -> int:
+        eos = self.model.generation_config.eos_token_id
+        if eos is None:
+            eos = self.processor.tokenizer.eos_token_id
+        return int(eos[0] if isinstance(eos, list) else eos)
+
     def _generated(self, tokens: list[int]) -> int:
         """Tokens the model generated for one call: up to its first end token (the rest of
         the row is padding to the batch's longest reply)."""
@@ -208,4 +236,8 @@ class HFJudge(Judge):
     ) -> Reply:
         if self.model is None:
             await self.preflight()
+        if self.constrain:
+            if question is None:
+                raise FatalJudgeError("hf: constrain=labels needs each call's question")
+            self._questions[prompt] = question  # the same prompt always asks the same question
         return await self.batcher.submit(prompt)

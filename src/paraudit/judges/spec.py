@@ -70,6 +70,7 @@ def one_of(*names: str) -> Convert:
 CHECKS: dict[str, Convert] = {
     "transcript": one_of("given", "none", "asr"),
     "clips": one_of("separate", "joined"),
+    "constrain": one_of("labels"),
     "rpm": number(0),
     "tpm": number(0),
     "samples": integer(1, 100),
@@ -103,7 +104,9 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "builtin:first": BUILTIN_HOOKS,
     "builtin:transcript": BUILTIN_HOOKS,
     "builtin:prosody": BUILTIN_HOOKS,
-    "hf": frozenset({"device", "dtype", "batch_size", "max_tokens", "temperature", "seed"}),
+    "hf": frozenset(
+        {"device", "dtype", "batch_size", "max_tokens", "temperature", "seed", "constrain"}
+    ),
     "vllm": frozenset(
         {"limit_audio", "max_model_len", "gpu_memory_utilization", "batch_size", "clips"} | DECODING
     ),
