@@ -109,3 +109,10 @@ def test_missing_extras_name_the_extra(
         load_judge(spec)
     r = CliRunner().invoke(app, ["run", "nowhere", "--judge", spec, "--out", "x"])
     assert r.exit_code == 1 and f"paraudit[{extra}]" in r.output
+
+
+def test_local_and_scaffolded_judges_are_priced_honestly() -> None:
+    free = estimate(parse_judge_spec("desta:m"), 1000, 10.0, 5, DEFAULT_PRICES)
+    assert free["usd"] == 0.0
+    scaf = estimate(parse_judge_spec("scaffold:openai:gpt-audio"), 1000, 10.0, 5, DEFAULT_PRICES)
+    assert scaf["usd"] is None and "P and Staging" in scaf["note"]

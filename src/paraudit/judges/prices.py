@@ -64,7 +64,11 @@ def estimate(
 ) -> dict[str, Any]:
     """Estimated USD for a judge, or a note that its price is unknown (free for local ones)."""
     key = f"{spec.backend}:{spec.model}"
-    if spec.backend in ("builtin", "hf", "vllm") or spec.base_url is not None:
+    if spec.backend == "scaffold":
+        # Its calls are the wrapped judge's P and Staging questions, not the planned ones.
+        return {"usd": None, "note": "scaffold: the wrapped judge's P and Staging calls; "
+                "estimate the wrapped judge with --probes P,S"}  # fmt: skip
+    if spec.backend in ("builtin", "hf", "vllm", "desta") or spec.base_url is not None:
         return {"usd": 0.0, "note": "runs locally or on your own server: no API charge"}
     p = prices.get(key)
     if p is None:
