@@ -24,7 +24,7 @@ from paraudit.items.records import AuditItem
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec, parse_judge_spec
-from paraudit.protocols.instances import Instance, p_instance, text_instance
+from paraudit.protocols.instances import Instance, p_instance, p_labels, text_instance
 from paraudit.protocols.parsing import parse_answer
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
@@ -66,17 +66,6 @@ def prompt_index(ds: Dataset) -> dict[tuple[str, ...], Found]:
                 key = (item.task, "pairwise", *ctx[ca], *ctx[cb], *rs)
                 out.setdefault(key, (item, None, order, co))
     return out
-
-
-def perceived(inst: Instance, pred: str | dict[str, str], own: tuple[str, ...]) -> tuple[str, ...]:
-    """A P answer as emotion names per context turn: the human turns as the judge heard them,
-    the assistant turns as the item labels them (the rule the runner's Staging uses)."""
-    if isinstance(pred, str):
-        return (inst.options[pred],)
-    labels = list(own)
-    for key, lab in pred.items():
-        labels[int(key[1:]) - 1] = inst.options[lab]
-    return tuple(labels)
 
 
 class ScaffoldJudge(Judge):
@@ -167,7 +156,7 @@ class ScaffoldJudge(Judge):
             parsed = parse_answer(p.question, reply.text)
             if parsed.pred is None:
                 return self._unparsed("P", parsed.reason, record)
-            staged[b] = perceived(p, parsed.pred, item.branches[b].emotions)
+            staged[b] = p_labels(p, parsed.pred, item.branches[b].emotions)
             record["perceived"][str(b)] = list(staged[b])
         s = text_instance(
             item, "S", question.protocol, question.cue, order, branch, staged, context_order

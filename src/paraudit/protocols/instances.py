@@ -251,6 +251,19 @@ def p_instance(ds: Dataset, item: AuditItem, cue: str, order: str, branch: int) 
     )
 
 
+def p_labels(
+    inst: Instance, pred: str | dict[str, str], emotions: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Turn a P prediction into per-context-turn emotion names: the human turns as the judge
+    perceived them, every other turn as the item labels it (`emotions`, the branch's own)."""
+    if isinstance(pred, str):
+        return (inst.options[pred],)
+    labels = list(emotions)
+    for key, lab in pred.items():
+        labels[int(key[1:]) - 1] = inst.options[lab]
+    return tuple(labels)
+
+
 def text_instance(
     item: AuditItem,
     probe: Probe,
@@ -334,6 +347,7 @@ __all__ = [
     "is_multi_turn",
     "j_instance",
     "p_instance",
+    "p_labels",
     "p_pair",
     "presentations",
     "text_instance",

@@ -23,6 +23,7 @@ from paraudit.protocols.instances import (
     is_multi_turn,
     j_instance,
     p_instance,
+    p_labels,
     presentations,
     text_instance,
 )
@@ -162,19 +163,6 @@ def iter_staging(
                     key = f"S|{protocol}|{cue}|{branch}"
                     for ctx, order in presentations(item, protocol, spec.orders, spec.seed, key):
                         yield text_instance(item, "S", protocol, cue, order, branch, given, ctx)
-
-
-def p_labels(
-    inst: Instance, pred: str | dict[str, str], emotions: tuple[str, ...]
-) -> tuple[str, ...]:
-    """Turn a P prediction into per-context-turn emotion names: the human turns as the judge
-    perceived them, every other turn as the item labels it (`emotions`, the branch's own)."""
-    if isinstance(pred, str):
-        return (inst.options[pred],)
-    labels = list(emotions)
-    for key, lab in pred.items():
-        labels[int(key[1:]) - 1] = inst.options[lab]
-    return tuple(labels)
 
 
 __all__ = [
