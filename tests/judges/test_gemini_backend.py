@@ -170,3 +170,19 @@ def test_bad_configuration(
     monkeypatch.delenv("GEMINI_API_KEY")
     with pytest.raises(ParauditError, match="GEMINI_API_KEY or GOOGLE_API_KEY"):
         load_judge("gemini:gemini-2.5-pro")
+
+
+def test_joined_clips_go_as_one_inline_part(starter_small: Path, tmp_path: Path) -> None:
+    plan = PlanSpec(probes=("J",), protocols=("pairwise",), cues=("none",), limit=1)
+    with Loopback(models=("gemini-test",)) as srv:
+        rows = _run(
+            starter_small, tmp_path / "run", f"gemini:gemini-test@{srv.url}?clips=joined", plan
+        )
+    gen = [r for r in srv.requests if ":generateContent" in r["path"]]
+    assert gen and len(gen) == len(rows)
+    for r in gen:
+        audio = [a for kind, a in _sequence(r["body"], {}) if kind == "audio"]
+        assert len(audio) == 1
+    for row in rows:
+        j = row["usage"]["joined"]
+        assert row["audio_sent_sha256"] == [j["joined_sha256"]] and len(j["parts_sha256"]) >= 4

@@ -8,6 +8,7 @@ with its reason.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from paraudit.errors import MissingExtraError
@@ -22,6 +23,7 @@ from paraudit.judges.hosted import (
     read_audio,
     sdk_version,
 )
+from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
@@ -47,6 +49,9 @@ class GeminiJudge(Judge):
         self.model = s.model
         self.base_url = s.base_url
         self.decoding = Decoding.from_spec(s)
+        self.joined = s.value("clips") == "joined"
+        if self.joined:
+            check_renderer()  # the markers' voice, loaded now: a missing extra is one line
         self.inline_limit = int((s.number("inline_limit_mb") or 0) * 1024 * 1024) or (
             INLINE_LIMIT_BYTES
         )
@@ -126,6 +131,9 @@ class GeminiJudge(Judge):
     async def generate(
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
     ) -> Reply:
+        info = None
+        if self.joined:
+            prompt, info = await asyncio.to_thread(join_prompt, prompt)
         contents, sent, via_files = await self.contents(prompt)
         try:
             resp = await self.client.aio.models.generate_content(
@@ -137,6 +145,8 @@ class GeminiJudge(Judge):
                 raise
             raise judge_failure(failure) from None
         usage: dict[str, Any] = {"audio_via_files_api": via_files}
+        if info is not None:
+            usage["joined"] = info.as_usage()
         if resp.usage_metadata is not None:
             usage.update(resp.usage_metadata.model_dump(exclude_none=True))
         feedback = resp.prompt_feedback

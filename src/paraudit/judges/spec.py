@@ -114,7 +114,7 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
 }
 HOSTED_OPTIONS: dict[str, frozenset[str]] = {
     "openai": DECODING | {"key_env", "max_audio_seconds", "audio_part", "clips"},
-    "gemini": DECODING | {"key_env", "max_audio_seconds", "inline_limit_mb"},
+    "gemini": DECODING | {"key_env", "max_audio_seconds", "inline_limit_mb", "clips"},
 }
 HOSTED = tuple(HOSTED_OPTIONS)
 
