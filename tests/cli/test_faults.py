@@ -444,8 +444,8 @@ def test_fault(case: Case, tmp_path: Path) -> None:
 
 def test_export_force_replaces_an_earlier_export(tmp_path: Path) -> None:
     hf = _export(tmp_path)
-    stale = hf / "stale.txt"
-    stale.write_text("from an older export\n")
+    stale = hf / "data-00001-of-00002.arrow"  # a shard only an older, larger export had
+    stale.write_bytes(b"from an older export")
     code, out = _invoke("export-hf", str(_ds(tmp_path)), str(hf), "--force")
     assert code == 0, out
     assert not stale.exists() and (hf / "state.json").is_file()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
 import typer
@@ -11,10 +9,13 @@ from rich import box
 from rich.table import Table
 
 from paraudit.cli.common import console, fail, user_errors, warn
+from paraudit.cli.outputs import check_output_file, json_kind, marked_json, write_output_file
 from paraudit.errors import ParauditError
 from paraudit.report.build import load_runs
 from paraudit.runfolder.spec import run_dataset
 from paraudit.stats.compare import compare_runs, resolve_pair
+
+COMPARE_JSON = json_kind("comparison JSON", "compare")
 
 
 @user_errors
@@ -30,6 +31,7 @@ def compare(
         help="Dataset-level: the same items in two renderings (e.g. TTS vs source recordings);"
         " Spearman rho of each judge's (P,O,J) state profile.",
     ),
+    force: bool = typer.Option(False, "--force", help="Replace an earlier comparison at --out."),
     judge: list[str] = typer.Option(
         [],
         "--judge",
@@ -40,7 +42,7 @@ def compare(
     """Per probe, at item level: paired bootstrap of the change and an exact McNemar test on
     per-item order-consistent outcomes; state shifts and state correlations."""
     if out is not None:
-        check_out_file(out)
+        check_output_file(out, option="--out", force=force, kind=COMPARE_JSON)
     check_two_runs(run_a, run_b)
     if renderings:
         if judge:
@@ -119,7 +121,7 @@ def compare(
             f"({c['points']} points)"
         )
     if out:
-        out.write_text(json.dumps(result, indent=2) + "\n")
+        write_output_file(out, marked_json(result, "compare"))
 
 
 def check_two_runs(run_a: Path, run_b: Path) -> None:
@@ -128,17 +130,6 @@ def check_two_runs(run_a: Path, run_b: Path) -> None:
         raise ParauditError(
             f"{run_a} and {run_b} are the same run; compare two different run folders"
         )
-
-
-def check_out_file(out: Path) -> None:
-    """--out names a JSON file in an existing, writable folder (checked before any work)."""
-    if out.is_dir():
-        raise ParauditError(f"--out {out} is a folder; give a file name such as {out}/compare.json")
-    parent = out.absolute().parent
-    if not parent.is_dir():
-        raise ParauditError(f"--out {out}: folder {parent} does not exist; create it first")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ParauditError(f"--out {out}: {parent} is not writable; choose another folder")
 
 
 def fmt(v: float | None) -> str:
@@ -176,4 +167,4 @@ def _renderings(run_a: Path, run_b: Path, out: Path | None) -> None:
         f" ({p['points']} points)"
     )
     if out:
-        out.write_text(json.dumps(result, indent=2) + "\n")
+        write_output_file(out, marked_json(result, "compare"))

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from paraudit.cli.common import console, fail, user_errors, warn
+from paraudit.cli.outputs import refuse_inside_dataset
 from paraudit.runfolder.labels import run_labels
 from paraudit.runfolder.spec import run_dataset
 
@@ -35,6 +36,7 @@ def report(
     run_labels(list(runs), label or None)  # runs listed twice, bad labels: before any output
     if out.exists() and not out.is_dir():
         raise fail(f"--out {out} is a file; pass a folder for the report")
+    refuse_inside_dataset(out, "--out")
     parent = next((p for p in [out, *out.parents] if p.exists()), None)
     if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
         raise fail(f"--out {out}: {parent} is not writable; pass a folder you can write")

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from paraudit.cli.common import console, err_console, fail, user_errors
 from paraudit.cli.engine import open_engine, print_cluster, print_estimates
+from paraudit.cli.run_checks import check_run_options
 from paraudit.judges.prices import load_prices
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
@@ -207,6 +208,7 @@ def run(
         raise fail(f"--rpm must be more than 0 (got {rpm:g}); leave it out for no limit")
     if not timeout > 0:
         raise fail(f"--timeout must be more than 0 seconds (got {timeout:g})")
+    check_run_options(out, parse_retries, max_attempts, timeout)
     plan = PlanSpec(
         probes=_split(probes, PROBES, "probe"),  # type: ignore[arg-type]
         protocols=_split(protocols, PROTOCOLS, "protocol"),  # type: ignore[arg-type]

@@ -1,0 +1,28 @@
+"""Numbers and paths `paraudit run` refuses before any work (one line each, exit 1)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from paraudit.cli.outputs import refuse_inside_dataset
+from paraudit.errors import ParauditError
+
+MAX_PARSE_RETRIES = 20
+"""Each re-ask is a full judge call: beyond a few, an unparsed reply will not parse (and a
+million re-asks would spend a million calls per question)."""
+MAX_ATTEMPTS = 50
+"""Attempts per call: with backoff, more than this waits for hours on a server that is down."""
+
+
+def check_run_options(out: Path, parse_retries: int, max_attempts: int, timeout: float) -> None:
+    if not 0 <= parse_retries <= MAX_PARSE_RETRIES:
+        raise ParauditError(
+            f"--parse-retries {parse_retries}: each re-ask is one more judge call; "
+            f"give 0–{MAX_PARSE_RETRIES}"
+        )
+    if not 1 <= max_attempts <= MAX_ATTEMPTS:
+        raise ParauditError(f"--max-attempts {max_attempts}: give 1–{MAX_ATTEMPTS}")
+    if not math.isfinite(timeout):
+        raise ParauditError(f"--timeout must be a finite number of seconds (got {timeout:g})")
+    refuse_inside_dataset(out, "--out")
