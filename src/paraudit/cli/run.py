@@ -174,6 +174,9 @@ def run(
     parse_retries: int = typer.Option(0, min=0, help="Re-ask an unparsed reply N times."),
     max_attempts: int = typer.Option(4, min=1, help="Attempts per call before an error row."),
     timeout: float = typer.Option(120.0, help="Seconds per call and for a judge's start-up."),
+    max_wait: float | None = typer.Option(
+        None, help="Longest wait a server's Retry-After may impose (default: 3 × --timeout)."
+    ),
     limit: int | None = typer.Option(None, min=1, help="Only the first N items."),
     seed: int = typer.Option(0, help="Seed for --orders one."),
     extend: bool = typer.Option(
@@ -208,7 +211,7 @@ def run(
         raise fail(f"--rpm must be more than 0 (got {rpm:g}); leave it out for no limit")
     if not timeout > 0:
         raise fail(f"--timeout must be more than 0 seconds (got {timeout:g})")
-    check_run_options(out, parse_retries, max_attempts, timeout)
+    check_run_options(out, parse_retries, max_attempts, timeout, max_wait)
     plan = PlanSpec(
         probes=_split(probes, PROBES, "probe"),  # type: ignore[arg-type]
         protocols=_split(protocols, PROTOCOLS, "protocol"),  # type: ignore[arg-type]
@@ -231,7 +234,7 @@ def run(
         concurrency,
         rpm,
         parse_retries,
-        RetryPolicy(max_attempts=max_attempts, timeout_s=timeout),
+        RetryPolicy(max_attempts=max_attempts, timeout_s=timeout, max_wait_s=max_wait),
         extend=extend,
     )
     with open_engine(engine, ray_address, num_workers, gpus_per_worker, ray_data) as cluster:

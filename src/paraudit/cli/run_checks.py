@@ -15,7 +15,10 @@ MAX_ATTEMPTS = 50
 """Attempts per call: with backoff, more than this waits for hours on a server that is down."""
 
 
-def check_run_options(out: Path, parse_retries: int, max_attempts: int, timeout: float) -> None:
+def check_run_options(
+    out: Path, parse_retries: int, max_attempts: int, timeout: float, max_wait: float | None
+) -> None:
+    """Refuse numbers that are nonsense or would run away, and an --out inside a dataset."""
     if not 0 <= parse_retries <= MAX_PARSE_RETRIES:
         raise ParauditError(
             f"--parse-retries {parse_retries}: each re-ask is one more judge call; "
@@ -25,4 +28,6 @@ def check_run_options(out: Path, parse_retries: int, max_attempts: int, timeout:
         raise ParauditError(f"--max-attempts {max_attempts}: give 1–{MAX_ATTEMPTS}")
     if not math.isfinite(timeout):
         raise ParauditError(f"--timeout must be a finite number of seconds (got {timeout:g})")
+    if max_wait is not None and not (math.isfinite(max_wait) and max_wait >= 0):
+        raise ParauditError(f"--max-wait must be 0 or more seconds (got {max_wait:g})")
     refuse_inside_dataset(out, "--out")

@@ -21,13 +21,14 @@ from typing import Any, Protocol
 
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.registry import parse_spec
+from paraudit.waits import capped_wait, retry_after_seconds
 
 Message = dict[str, str]
 """{"role": "user" | "assistant", "content": text}"""
 
 LLM_BACKENDS = ("openai", "gemini")
 # Options that change how a call is made but not what comes back: kept out of the cache key.
-HARNESS = {"timeout", "key_env", "retries"}
+HARNESS = {"timeout", "key_env", "retries", "max_wait"}
 DEFAULT_MAX_TOKENS = 4096
 FAMILIES = (
     ("gpt", "openai"),
@@ -151,6 +152,8 @@ class OpenAIChat:
                 messages=messages,  # type: ignore[arg-type]
                 **params,
             )
+        except ValueError as e:  # a 200 whose body is not JSON (the SDK's JSONDecodeError)
+            raise TransientLLMError(f"malformed response body ({_first_line(e)})") from None
         except o.RateLimitError as e:
             raise TransientLLMError(
                 f"429 rate limited: {_first_line(e)}", _retry_after(e)
@@ -163,9 +166,7 @@ class OpenAIChat:
             raise TransientLLMError(f"HTTP {e.status_code}", _retry_after(e)) from None
         except (o.APIConnectionError, o.APITimeoutError) as e:
             raise TransientLLMError(f"connection: {_first_line(e)}") from None
-        if not resp.choices:
-            raise TransientLLMError("empty response (no choices)")
-        return resp.choices[0].message.content or ""
+        return _chat_text(resp)
 
 
 class GeminiChat:
@@ -204,6 +205,8 @@ class GeminiChat:
             resp = self.client.models.generate_content(
                 model=self.model, contents=contents, config=config
             )
+        except ValueError as e:  # a 200 whose body is not JSON
+            raise TransientLLMError(f"malformed response body ({_first_line(e)})") from None
         except self._errors.ClientError as e:
             if e.code == 429:
                 raise TransientLLMError(f"429 rate limited: {_first_line(e)}") from None
@@ -215,6 +218,21 @@ class GeminiChat:
         return resp.text or ""
 
 
+def _chat_text(resp: Any) -> str:
+    """The reply text of a chat completion; any other shape (an HTML page the SDK handed back
+    as text, a JSON without choices) is a failed call, retried."""
+    try:
+        choices = resp.choices
+        if not choices:
+            raise TransientLLMError("empty response (the server returned no choices)")
+        return str(choices[0].message.content or "")
+    except (AttributeError, TypeError, IndexError, KeyError):
+        shown = str(resp)[:80]
+        raise TransientLLMError(
+            f"malformed response body (not a chat completion: {shown!r})"
+        ) from None
+
+
 def _first_line(e: BaseException) -> str:
     return str(e).splitlines()[0][:200] if str(e) else type(e).__name__
 
@@ -222,9 +240,9 @@ def _first_line(e: BaseException) -> str:
 def _retry_after(e: Any) -> float | None:
     try:
         v = e.response.headers.get("retry-after")
-        return float(v) if v is not None else None
-    except (AttributeError, ValueError):
+    except AttributeError:
         return None
+    return retry_after_seconds(v)  # negative ('sleep length must be non-negative'): absent
 
 
 SCHEMA = """
@@ -303,6 +321,10 @@ class ComposerLLM:
         self.cache = cache
         self._backend = backend
         self.retries = retries if retries is not None else int(spec.options.get("retries", 5))
+        # A server's Retry-After beyond this is cut to it: a build must not sit for a day.
+        self.max_wait_s = float(
+            spec.options.get("max_wait", 3 * float(spec.options.get("timeout", 300)))
+        )
         self.backoff_s = backoff_s
         self.stats = LLMStats()
         self._lock = threading.Lock()
@@ -340,7 +362,14 @@ class ComposerLLM:
                     ) from None
                 with self._lock:
                     self.stats.retries += 1
-                time.sleep(e.retry_after or self.backoff_s * 2 ** (attempt - 1))
+                backoff = self.backoff_s * 2 ** (attempt - 1)
+                asked = e.retry_after
+                delay = (
+                    backoff
+                    if asked is None
+                    else capped_wait(asked, self.max_wait_s, str(e), "max_wait= in --llm")
+                )
+                time.sleep(delay)
                 continue
             latency = time.perf_counter() - t0
             self.cache.put(key, self.spec.label, messages, reply, latency)

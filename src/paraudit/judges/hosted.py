@@ -13,9 +13,25 @@ from paraudit.judges.base import FatalJudgeError
 from paraudit.judges.spec import HARNESS_OPTIONS
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.versions import package_version
+from paraudit.waits import retry_after_seconds
 
 AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
 DECODING_OPTIONS = {"temperature", "top_p", "seed", "max_tokens"}
+
+
+MAX_REPLY_CHARS = 64 * 1024
+"""A judge's answer is a few words; a reply beyond this (a runaway generation, a hostile server)
+is stored cut to it, its full size recorded in usage, instead of twice whole (calls.sqlite and
+results.jsonl)."""
+
+
+def capped_reply(text: str, usage: dict[str, Any]) -> str:
+    """`text` cut to MAX_REPLY_CHARS, noting the full length in `usage` when it was cut."""
+    if len(text) <= MAX_REPLY_CHARS:
+        return text
+    usage["reply_chars"] = len(text)
+    usage["reply_stored_chars"] = MAX_REPLY_CHARS
+    return text[:MAX_REPLY_CHARS]
 
 
 def other_params(options: dict[str, str], handled: set[str]) -> dict[str, str]:
@@ -33,9 +49,9 @@ def retry_after(e: Any) -> float | None:
     """Seconds from an HTTP error's Retry-After header, if the SDK exposes the response."""
     try:
         value = e.response.headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (AttributeError, ValueError):
+    except AttributeError:
         return None
+    return retry_after_seconds(value)  # negative or unparsable: absent; the runner caps it
 
 
 def api_key(options: dict[str, str], defaults: tuple[str, ...], backend: str) -> str:
