@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from paraudit.errors import DatasetError, MissingExtraError
+from paraudit.items.clips import EXTENSION_FORMATS
 from paraudit.items.dataset import (
     MANIFEST,
     audio_name,
@@ -196,7 +197,10 @@ def import_hf(
 
         def put(entry: dict[str, Any]) -> str:
             data: bytes = entry["bytes"]
-            rel = audio_name(data)
+            # The export keeps each clip's file name: its extension (an .mp3 source recording)
+            # must survive, or validation rightly refuses MP3 bytes named .wav.
+            suffix = Path(str(entry.get("path") or "")).suffix.lower()
+            rel = audio_name(data, suffix if suffix in EXTENSION_FORMATS else ".wav")
             if rel not in audio:
                 path = Path(tmp) / Path(rel).name
                 path.write_bytes(data)
