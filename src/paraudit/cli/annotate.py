@@ -12,15 +12,22 @@ from rich.markup import escape
 
 from paraudit.annotate.assignment import StudyConfig, parse_annotators
 from paraudit.annotate.export import answer_rows, export_csv, export_jsonl, judgments, write_run
-from paraudit.annotate.serve import check_address, is_loopback, serve
+from paraudit.annotate.serve import _uvicorn, check_address, is_loopback, serve
 from paraudit.annotate.store import AnnotationStore
 from paraudit.cli.annotate_checks import (
     STATS_JSON,
     check_export_outputs,
     check_fraction,
+    check_study_dataset,
 )
 from paraudit.cli.common import console, user_errors
-from paraudit.cli.outputs import check_output_file, distinct_outputs, marked_json, write_output_file
+from paraudit.cli.outputs import (
+    check_output_file,
+    distinct_outputs,
+    marked_json,
+    refuse_inside_dataset,
+    write_output_file,
+)
 from paraudit.errors import ParauditError
 from paraudit.stats.agreement import agreement_summary, item_accuracy
 
@@ -78,7 +85,9 @@ def annotate(
     """Human validation: serve the listening test (native pointwise format) and print one secret
     link per annotator. Rerun the same command to resume after a stop."""
     cfg = _config(annotators, per_annotator, overlap, repeats, catch, tasks, seed, min_listen)
+    check_study_dataset(dataset, store)  # as run checks it: before any study is created
     if not no_serve:
+        _uvicorn()  # a missing 'annotate' extra: one line, before any link is printed
         check_address(host, port)  # a busy port: one line, before any link is printed
     existed = store.exists()
     st = AnnotationStore.open_or_create(store, dataset, cfg)
@@ -244,6 +253,10 @@ def annotate_simulate(
     if not levels or any(not 0 <= s <= 1 for s in levels):
         raise ParauditError("--skills: every skill must be between 0 and 1")
     cfg = _config(annotators, per_annotator, overlap, repeats, catch, tasks, seed, min_listen)
+    check_study_dataset(dataset, store)
+    if run is not None:
+        distinct_outputs([("--store", store), ("--run", run)])
+        refuse_inside_dataset(run, "--run")
     done = simulate_study(dataset, store, cfg, levels, seed=seed)
     console.print(f"[green]✓[/] simulated {sum(done.values())} answers in {escape(str(store))}")
     if run:

@@ -14,6 +14,7 @@ from paraudit.cli.outputs import (
     refuse_inside_dataset,
 )
 from paraudit.errors import ParauditError
+from paraudit.items.validate import dataset_errors
 
 STATS_JSON = json_kind("annotate-stats JSON", "annotate-stats")
 EXPORT_CSV = header_kind("answer CSV export", ",".join(EXPORT_FIELDS))
@@ -38,3 +39,16 @@ def check_export_outputs(
         check_output_file(csv, option="--csv", force=force, kind=EXPORT_CSV)
     if run is not None:
         refuse_inside_dataset(run, "--run")
+
+
+def check_study_dataset(dataset: Path, store: Path) -> None:
+    """The dataset passes the checks `run` makes (containment, one format, the item rules)
+    before a study is created or resumed: listeners must not hear a clip linked to a system
+    file, nor tell the branches apart by sample rate. The store must not sit inside it."""
+    errors = dataset_errors(dataset)
+    if errors:
+        raise ParauditError(
+            f"{dataset} does not validate ({len(errors)} problem(s), first: {errors[0]}); "
+            "no study was created (run 'paraudit validate' on it)"
+        )
+    refuse_inside_dataset(store, "--store")

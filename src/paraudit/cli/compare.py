@@ -59,6 +59,13 @@ def compare(
             "paired by id, so the tests only mean something if the ids name the same items"
         )
     rows_a, rows_b = load_runs([run_a]), load_runs([run_b])
+    for run, rows in ((run_a, rows_a), (run_b, rows_b)):
+        if not len(rows):
+            # Else "share no judge name": true, but the cause is a run with no answers at all.
+            raise fail(
+                f"{run} has no result rows (its results.jsonl is empty: the run asked nothing "
+                "or was stopped before its first row); finish that run, then compare"
+            )
     names = (str(run_a), str(run_b))
     given = [resolve_pair(text, rows_a, rows_b, names) for text in judge] or None
     result = compare_runs(rows_a, rows_b, replicates=replicates, seed=seed, pairs=given)
