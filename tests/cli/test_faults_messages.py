@@ -212,3 +212,13 @@ def test_a_human_run_of_the_same_dataset_is_the_same_dataset(tmp_path: Path) -> 
     assert "different datasets" not in out, out
     assert "Traceback" not in out and code in (0, 1), out
     shutil.rmtree(human)
+
+
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_replicates_beyond_the_bound_are_refused_at_once(command: str, tmp_path: Path) -> None:
+    run = str(_compare_run(tmp_path))
+    args = [command, run, *(["--out", str(tmp_path / "rep")] if command == "report" else [run])]
+    before = _snapshot(tmp_path)
+    code, out = _invoke(*args, "--replicates", "100000000")
+    case = Case("replicates", lambda t: [], "--replicates 100000000: give 100–100,000")
+    _check(code, out, case, command, _snapshot(tmp_path) == before)

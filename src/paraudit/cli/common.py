@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import ParamSpec, TypeVar
@@ -42,9 +44,24 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise fail(os_error_message(e)) from None
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted[/]: finished work is saved; rerun to resume")
+            leave_hung_threads(130)
             raise typer.Exit(130) from None
 
     return wrapper
+
+
+def leave_hung_threads(code: int) -> None:
+    """After Ctrl-C, exit now if worker threads are still running (a call hung on a server):
+    the interpreter would otherwise join them at exit and the first Ctrl-C would seem
+    ignored. Everything finished is already committed; only the hung calls are dropped."""
+    others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+    if not others or threading.current_thread() is not threading.main_thread():
+        return
+    if "pytest" in sys.modules:  # in-process tests (CliRunner) must keep their process
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def os_error_message(e: OSError) -> str:

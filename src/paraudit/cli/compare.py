@@ -10,6 +10,7 @@ from rich.table import Table
 
 from paraudit.cli.common import console, fail, user_errors, warn
 from paraudit.cli.outputs import check_output_file, json_kind, marked_json, write_output_file
+from paraudit.cli.run_checks import check_replicates
 from paraudit.errors import ParauditError
 from paraudit.report.build import load_runs
 from paraudit.runfolder.spec import run_dataset
@@ -41,6 +42,7 @@ def compare(
 ) -> None:
     """Per probe, at item level: paired bootstrap of the change and an exact McNemar test on
     per-item order-consistent outcomes; state shifts and state correlations."""
+    check_replicates(replicates)
     if out is not None:
         check_output_file(out, option="--out", force=force, kind=COMPARE_JSON)
     check_two_runs(run_a, run_b)

@@ -9,6 +9,7 @@ import typer
 
 from paraudit.cli.common import console, fail, user_errors, warn
 from paraudit.cli.outputs import refuse_inside_dataset
+from paraudit.cli.run_checks import check_replicates
 from paraudit.runfolder.labels import run_labels
 from paraudit.runfolder.spec import run_dataset
 
@@ -26,6 +27,7 @@ def report(
     seed: int = typer.Option(0, help="Bootstrap seed."),
 ) -> None:
     """Write the diagnostic report (HTML, Markdown, JSON, CSV, LaTeX, figures)."""
+    check_replicates(replicates)
     blank = [n for n, name in enumerate(label, 1) if not name.strip()]
     if blank:
         # An empty label names its run nowhere in the report (a judge in two runs: 'judge []').

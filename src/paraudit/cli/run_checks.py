@@ -31,3 +31,18 @@ def check_run_options(
     if max_wait is not None and not (math.isfinite(max_wait) and max_wait >= 0):
         raise ParauditError(f"--max-wait must be 0 or more seconds (got {max_wait:g})")
     refuse_inside_dataset(out, "--out")
+
+
+MAX_REPLICATES = 100_000
+"""Bootstrap replicates: 10,000 already pin a 95 % interval's ends to about ±0.2 points, and
+the resampled statistics are held in memory (measured on a 2-item, 2-judge run: 150 MB at
+10,000, 800 MB at 100,000; 100 million died after 112 s needing 98.7 GiB), so beyond this the
+request is refused at once."""
+
+
+def check_replicates(replicates: int) -> None:
+    if not 100 <= replicates <= MAX_REPLICATES:
+        raise ParauditError(
+            f"--replicates {replicates}: give 100–{MAX_REPLICATES:,} (10,000, the default, is "
+            "plenty for 95 % intervals; memory grows with the number)"
+        )
