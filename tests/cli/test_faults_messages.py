@@ -13,6 +13,7 @@ Case list:
   annotate-stats  --threshold nan · a run's calls.sqlite as the store · a folder as the store
   build      starter --tts nosuch · starter --dry-run
   compare    against a run with no result rows
+  build      a --source JSONL / CSV with a byte that is not UTF-8 (line and byte named)
 Positive control: a human run of the same dataset is not "a different dataset".
 """
 
@@ -85,7 +86,38 @@ def _empty_run(t: Path) -> Path:
     return run
 
 
+def _latin1_source(t: Path, suffix: str) -> list[str]:
+    from tests.builders.fakes import write_emocf
+
+    src = write_emocf(t / "e.jsonl")
+    if suffix == ".csv":
+        import csv
+        import json
+
+        rows = [json.loads(line) for line in src.read_text().splitlines()]
+        with (t / "e.csv").open("w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        src = t / "e.csv"
+    lines = src.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b"e", b"\xe9", 1)
+    src.write_bytes(b"\n".join(lines))
+    return ["build", "single-turn", "--source", str(src), "--llm", "openai:m", "--out",
+            str(t / "out"), "--dry-run"]  # fmt: skip
+
+
 CASES = [
+    Case(
+        "build-source-latin1-jsonl",
+        lambda t: _latin1_source(t, ".jsonl"),
+        ":3: not valid UTF-8 (byte 0xe9",
+    ),
+    Case(
+        "build-source-latin1-csv",
+        lambda t: _latin1_source(t, ".csv"),
+        ":3: not valid UTF-8 (byte 0xe9",
+    ),
     Case("run-parse-retries", lambda t: _run(t, "--parse-retries", "1000000"), "give 0–20"),
     Case("run-max-wait", lambda t: _run(t, "--max-wait", "-1"), "--max-wait must be 0 or more"),
     Case("run-timeout-nan", lambda t: _run(t, "--timeout", "nan"), "--timeout must be"),
