@@ -15,6 +15,7 @@ from rich.table import Table
 
 from paraudit.cli.common import console, err_console, fail, user_errors
 from paraudit.cli.engine import open_engine, print_cluster, print_estimates
+from paraudit.cli.ray_faults import execute_on_ray
 from paraudit.cli.run_checks import check_run_options
 from paraudit.judges.prices import load_prices
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
@@ -255,10 +256,6 @@ def run(
                 print_cluster(cluster)
                 print_estimates(cluster, cfg)
             return
-        outcome = execute(cfg)
-    print_summary(outcome.table)
-    errors = outcome.statuses["error"]
-    if errors:
         extra = [
             f"--{name}={value}"
             for name, value, default in (
@@ -272,6 +269,14 @@ def run(
             )
             if value != default
         ]
+        if cluster is None:
+            outcome = execute(cfg)
+        else:  # a lost node or a dead cluster: one line and the command that resumes
+            resume = resume_command(dataset, judge, out, [*extra, "--engine", "ray"])
+            outcome = execute_on_ray(lambda: execute(cfg), out, resume)
+    print_summary(outcome.table)
+    errors = outcome.statuses["error"]
+    if errors:
         raise fail(
             f"{errors} of {outcome.rows} questions ended in call errors (last: "
             f"{outcome.last_error}); fix the cause, then resume (only those are asked "
