@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from paraudit.qc.scorer import AudioScorer
-from paraudit.render.tts import make_tts
+from paraudit.builders.scorer import AudioScorer
+from paraudit.render.backends import make_tts
 from paraudit.sources.starter import single_turn_sources
 
 HUMAN = ("neutral", "happy", "sad", "angry", "surprised", "frazzled", "hesitant")

@@ -4,15 +4,25 @@ prompt it receives (valid pairs, "impossible", malformed answers, mismatched wor
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import soundfile as sf
+
+from paraudit.builders.pipeline import BuildOptions, BuildResult, build
+from paraudit.builders.voicing import TurnVoicer, Voiced, VoicingStats
+from paraudit.compose.llm import CompletionCache, ComposerLLM, LLMSpec
 from paraudit.compose.prompts import FINAL_ANSWER_LINE
+from paraudit.items.records import Speaker
+from paraudit.qc.rules import Miss
 
 # Sentences whose words fit both emotions of their pair (written for these tests).
 SENTENCES = [
@@ -286,3 +296,86 @@ class ChatServer:
     @property
     def spec(self) -> str:
         return f"openai:scripted-gen@http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+
+DROPPED = "(dropped by QC)"
+
+
+class QuickVoicer:
+    """A TurnVoicer writing a short tone per turn (distinct bytes per request); a turn whose text
+    carries DROPPED fails QC, missing `misses` (the Audio Scorer's kind of record), or with a
+    worded failure only (the direction check's kind) when `misses` is empty."""
+
+    label = "quick"
+    rendering = "test tones"
+    qc_rule = "text marker"
+
+    def __init__(
+        self,
+        root: Path,
+        drop_all: bool = False,
+        misses: Callable[[int], tuple[Miss, ...]] | None = None,
+    ) -> None:
+        self.root = root
+        self.drop_all = drop_all
+        self.misses = misses
+        self.stats = VoicingStats()
+
+    def voices(self, speaker: Speaker) -> tuple[str, ...]:
+        return ("h",) if speaker == "human" else ("a",)
+
+    def can_voice(self, speaker: Speaker, emotion: str) -> bool:
+        return True
+
+    def voice_all(
+        self, jobs: Sequence[Any], on_done: Callable[[], None] | None = None
+    ) -> dict[Any, Voiced]:
+        out: dict[Any, Voiced] = {}
+        for i, job in enumerate(jobs):
+            seed = int(hashlib.sha256(repr(tuple(job)).encode()).hexdigest()[:8], 16)
+            tone = 0.3 * np.sin(np.arange(8000) * (0.02 + seed % 97 / 1e4))
+            buf = io.BytesIO()
+            sf.write(buf, tone, 16000, "PCM_16", format="WAV")
+            path = self.root / f"{seed}.wav"
+            path.write_bytes(buf.getvalue())
+            ok = DROPPED not in job[0] and not self.drop_all
+            if ok:
+                out[job] = Voiced(path, True, 1, (), {}, 0.5)
+            elif self.misses is not None:
+                out[job] = Voiced(None, False, 10, ("try 10: below",), {}, 0.0, self.misses(i))
+            else:
+                out[job] = Voiced(
+                    None, False, 3, ("pitch moved +0.3 st, expected about +4.0",), {}, 0.0
+                )
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        return {"backend": "quick"}
+
+    def qc_table(self, voiced: dict[Any, Voiced]) -> dict[str, dict[str, Any]]:
+        return {}
+
+
+def quick_build(
+    chat: ChatServer,
+    tmp: Path,
+    voicer: TurnVoicer,
+    kind: str = "single-turn",
+    source: Path | None = None,
+    seed: int = 0,
+) -> BuildResult:
+    """A build through the loopback generator with `voicer` (no ratings, no DNSMOS), into
+    `tmp/out-KIND-SEED`; the source defaults to the sample EmoCF file."""
+    store = CompletionCache(tmp / "compose.sqlite")
+    try:
+        o = BuildOptions(
+            kind=kind,
+            source=source or write_emocf(tmp / "emocf.jsonl"),
+            out=tmp / f"out-{kind}-{seed}",
+            seed=seed,
+            dnsmos=False,
+            rate_balance=False,
+        )
+        return build(o, ComposerLLM(LLMSpec.parse(chat.spec), store), voicer)
+    finally:
+        store.close()

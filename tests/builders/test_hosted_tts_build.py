@@ -16,7 +16,7 @@ import soundfile as sf
 
 from paraudit.items.dataset import load_dataset
 from paraudit.items.validate import errors_of, validate_dataset
-from paraudit.render.tts import make_tts
+from paraudit.render.backends import make_tts
 from paraudit.render.tts_styles import STYLES, instructions_for
 from tests.builders.conftest import Sources, cli
 from tests.builders.fakes import ChatServer

@@ -1,4 +1,5 @@
-"""`paraudit annotate-stats` on a study nobody has answered yet: one clear line, exit 0."""
+"""`paraudit annotate` links say what each annotator has to do; `paraudit annotate-stats` on a
+study nobody has answered yet: one clear line, exit 0."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from paraudit.cli.main import app
 from tests.annotate.conftest import make_many
 
 
-def test_stats_of_an_unanswered_study_say_no_ratings_yet(tmp_path: Path) -> None:
+def test_links_and_stats_of_an_unanswered_study(tmp_path: Path) -> None:
     make_many(tmp_path / "ds", tmp_path / "tones", 8, seconds=0.4)
     store = tmp_path / "study.sqlite"
     runner = CliRunner()
@@ -22,6 +23,10 @@ def test_stats_of_an_unanswered_study_say_no_ratings_yet(tmp_path: Path) -> None
          "--no-serve"],
     )  # fmt: skip
     assert created.exit_code == 0, created.output
+    # Each link's progress names what --per-annotator counted and what comes on top.
+    links = [line for line in created.output.splitlines() if "/a/" in line]
+    assert len(links) == 2
+    assert all("(0 of 4 scored + 2 checks)  http://" in line for line in links), links
     # No COLUMNS here: the CLI's shared console keeps the width it first sees, and a wide one
     # would leak into the 80-column tests. The line is soft-wrapped, so it stays one line.
     stats = runner.invoke(app, ["annotate-stats", str(store), "--json", str(tmp_path / "s.json")])

@@ -103,3 +103,34 @@ def test_judge_is_refused_with_renderings(two_runs: tuple[Path, Path]) -> None:
     a, b = two_runs
     code, out = _invoke("compare", str(a), str(b), "--renderings", "--judge", "x=y")
     assert code == 1 and "drop one of them" in out, out
+
+
+def test_renderings_table_keeps_judge_names_whole_at_80_columns() -> None:
+    from rich.console import Console
+
+    from paraudit.cli.compare import renderings_table
+
+    judges = ["builtin:prosody", "builtin:transcript", "openai:gpt-4o-audio-preview"]
+    result = {
+        "shared_items": 48,
+        "items_a": 48,
+        "items_b": 50,
+        "judges": [
+            {
+                "judge": j,
+                "instances_a": 1234,
+                "instances_b": 1240,
+                "spearman": 0.912,
+                "pearson": 0.887,
+                "slope": 1.023,
+                "tv_distance": 0.041,
+            }
+            for j in judges
+        ],
+    }
+    console = Console(width=80, record=True)
+    console.print(renderings_table(result))
+    text = console.export_text()
+    assert "…" not in text
+    assert all(j in text for j in judges)
+    assert max(len(line) for line in text.splitlines()) <= 80

@@ -187,7 +187,9 @@ def test_summary_fits_80_columns(tiny_dataset: Path, tmp_path: Path) -> None:
         "J,P,O",
     )
     assert code == 0, text
-    table = text[text.index("accuracy (strict)") : text.index("J1 = ")]
+    # The legend first: a table longer than the screen cannot scroll it away.
+    assert text.index("J1 = ") < text.index("R1%: share") < text.index("accuracy (strict)")
+    table = text[text.index("accuracy (strict)") : text.index("paraudit report")]
     assert all(len(line) <= 80 for line in table.splitlines())
     assert "…" not in table
     assert "single" in table and "position" in table and "point" in table
@@ -307,3 +309,17 @@ def test_pointwise_only_probes_are_noted_when_pointwise_is_left_out(
             "--protocols", protocols, "--out", str(tmp_path / probes), "--dry-run",
         )  # fmt: skip
         assert code == 0 and "pointwise only" not in out, out
+
+
+def test_limit_is_a_quick_trial_of_every_task(starter_small: Path, tmp_path: Path) -> None:
+    """--limit 1 on the starter set (listed task by task) asks one item of each task."""
+    out = tmp_path / "r"
+    code, text = _run(
+        "run", str(starter_small), "--judge", "builtin:first", "--probes", "J", "--limit", "1",
+        "--protocols", "pairwise", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, text
+    rows = read_results(out)
+    tasks = {r["task"] for r in rows}
+    assert tasks == {"single-turn-emotions", "positional-emotion"}
+    assert len({r["item_id"] for r in rows}) == 2

@@ -10,17 +10,13 @@ import numpy as np
 import pytest
 import soundfile as sf
 
+from paraudit.audio.clips import resample, wav_bytes
+from paraudit.audio.pitch import estimate_f0_median
 from paraudit.errors import ParauditError
-from paraudit.qc.acoustics import estimate_f0_median
+from paraudit.render.backends import make_tts
 from paraudit.render.hosted_tts import TTSError, decode_wav
-from paraudit.render.tts import (
-    draw_voices,
-    make_tts,
-    parse_tts_spec,
-    resample,
-    split_for_pauses,
-    wav_bytes,
-)
+from paraudit.render.piper_tts import split_for_pauses
+from paraudit.render.tts import draw_voices, parse_tts_spec
 from paraudit.render.tts_styles import LONG_UTTERANCE_WORDS, STYLES
 from tests.render.tts_loopback import RATE, Failure, TTSLoopback
 

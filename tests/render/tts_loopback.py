@@ -26,10 +26,15 @@ class Failure:
 
 
 class TTSLoopback:
-    def __init__(self, speech: np.ndarray, *, streamed_wav: bool = False) -> None:
+    def __init__(
+        self, speech: np.ndarray, *, streamed_wav: bool = False, vary: bool = False
+    ) -> None:
         self.pcm16 = (np.clip(speech, -1, 1) * 32767).astype("<i2")
         self.streamed_wav = streamed_wav
         """Send WAV with placeholder (0xFFFFFFFF) chunk sizes, as streamed replies do."""
+        self.vary = vary
+        """Change one sample by one step per request, as a service that samples afresh gives
+        different bytes each time (off: every reply is byte-identical, a deterministic TTS)."""
         self.requests: list[dict[str, Any]] = []
         self.failures: deque[Failure] = deque()
         self.lock = threading.Lock()
@@ -53,13 +58,14 @@ class TTSLoopback:
                         {"path": self.path, "headers": dict(self.headers), "body": json.loads(raw)}
                     )
                     failure = outer.failures.popleft() if outer.failures else None
+                    served = len(outer.requests)
                 if failure is not None:
                     err = {"error": {"message": failure.message, "code": failure.status}}
                     self._reply(failure.status, json.dumps(err).encode(), "application/json")
                 elif self.path.endswith("/audio/speech"):
-                    self._reply(200, outer.wav(), "audio/wav")
+                    self._reply(200, outer.wav(served), "audio/wav")
                 elif ":generateContent" in self.path:
-                    data = base64.b64encode(outer.pcm16.tobytes()).decode()
+                    data = base64.b64encode(outer.reply_pcm16(served).tobytes()).decode()
                     body = {
                         "candidates": [
                             {
@@ -86,9 +92,16 @@ class TTSLoopback:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def wav(self) -> bytes:
+    def reply_pcm16(self, served: int = 0) -> np.ndarray:
+        if not self.vary:
+            return self.pcm16
+        out = self.pcm16.copy()
+        out[served % len(out)] += 1 if out[served % len(out)] < 32767 else -1
+        return out
+
+    def wav(self, served: int = 0) -> bytes:
         buf = io.BytesIO()
-        sf.write(buf, self.pcm16, RATE, "PCM_16", format="WAV")
+        sf.write(buf, self.reply_pcm16(served), RATE, "PCM_16", format="WAV")
         data = buf.getvalue()
         if self.streamed_wav:
             data = data[:4] + b"\xff\xff\xff\xff" + data[8:]

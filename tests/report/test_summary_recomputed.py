@@ -95,8 +95,11 @@ def test_protocol_gap_position_bias_and_verdicts(small_run: Path, small_report: 
     first = [v for v in summary["verdicts"] if v["judge"] == "builtin:first"]
     assert first and all(v["kind"] == "at chance" for v in first)
     assert all(
-        any(b.startswith("position-biased towards the first") for b in v["behaviours"])
+        any(b["text"].startswith("position-biased towards the first") for b in v["behaviours"])
         for v in first
     )
-    # No judge at chance gets a component verdict.
-    assert all(v["group"] is None for v in summary["verdicts"] if v["kind"] == "at chance")
+    # No judge at chance gets a component diagnosis unless its components are above chance.
+    for v in summary["verdicts"]:
+        if v["kind"] == "at chance" and v["diagnosis"] in ("Potemkin", "perception bottleneck"):
+            here = next(c for c in v["components"] if c["cue"] == v["native"]["cue"])
+            assert here["above"]["O"]

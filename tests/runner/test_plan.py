@@ -65,3 +65,26 @@ def test_staging_with_one_order_asks_every_item_that_has_p_answers(tiny_dataset:
     cells = {(i.item_id, i.protocol, i.cue, i.branch) for i in staged}
     # one instance per (item, protocol, cue, branch): pointwise 2 branches, pairwise 1
     assert len(staged) == len(cells) == 3 * (1 + 2)
+
+
+def test_limit_takes_the_first_n_items_of_each_task(tiny_dataset: Path) -> None:
+    """A quick trial (--limit) covers every task, not only the task listed first."""
+    ds = load_dataset(tiny_dataset)
+    single, positional = ds.item("st-1"), ds.item("pos-1")
+    # Listed task by task, as built datasets are: two single-turn items, then two positional.
+    items = (
+        single,
+        single.model_copy(update={"id": "st-2"}),
+        positional,
+        positional.model_copy(update={"id": "pos-2"}),
+    )
+    ds = replace(ds, items=items)
+    limited = replace(ALL, limit=1)
+    assert {i.item_id for i in plan_instances(ds, limited)} == {"st-1", "pos-1"}
+    preds = {
+        (it.id, b, c): it.branches[b].emotions for it in items for b in (0, 1) for c in ALL.cues
+    }
+    staged = {i.item_id for i in staging_instances(ds, limited, preds)}
+    assert staged and staged <= {"st-1", "pos-1"}
+    everything = {i.item_id for i in plan_instances(ds, replace(ALL, limit=2))}
+    assert everything == {"st-1", "st-2", "pos-1", "pos-2"}

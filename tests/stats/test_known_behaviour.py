@@ -28,6 +28,7 @@ from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.report.build import write_report
 from paraudit.runner.plan import PlanSpec, plan_instances
 from paraudit.runner.run import RunConfig, Runner
+from paraudit.stats.summary import summarize
 from tests.conftest import tone
 
 ITEMS_PER_TASK = 30
@@ -43,6 +44,16 @@ BEHAVIOURS = (
     "second",
     "deaf",
     "random",
+    # issue 17: the paper's headline patterns, habits and noise
+    "pairwiseonly",
+    "cued",
+    "orderab",
+    "lastturn",
+    "longer",
+    "noise10",
+    "noise20",
+    "noise30",
+    "noise50",
 )
 
 
@@ -93,7 +104,7 @@ def _dataset(root: Path, tmp: Path) -> Path:
         late = Branch(
             emotions=("neutral", "neutral", "neutral", "neutral", "angry"),
             audio=(n1, a1, n2, a2, x2),
-            response=response(f"Fixed the taxi time {i}."),
+            response=response(f"Fixed the taxi time {i}, sorry about that."),
         )
         items.append(
             AuditItem(
@@ -164,6 +175,10 @@ class KnownJudge(Judge):
             cls.plans[key] = dict(by)
         return cls.plans[key]
 
+    @classmethod
+    def items(cls) -> dict[str, AuditItem]:
+        return {i.id: i for i in load_dataset(cls.dataset).items}
+
     def behaviour(self) -> str:
         return self.spec.split("?")[0].split(":", 1)[1]
 
@@ -178,13 +193,60 @@ class KnownJudge(Judge):
 
     def answer(self, inst: Instance, prompt: Prompt) -> str | dict[str, str]:
         b = self.behaviour()
+        # Each kind of behaviour draws its own coins (one seed per kind and prompt), so two
+        # coin judges are not the same judge; the noisy judges share theirs (common random
+        # numbers: the answers 10 % noise flips are among those 20 % flips). The draws are
+        # fixed, so each verdict is too.
+        kind = "noise" if b.startswith("noise") else b
+        seed = repr(_key(prompt)) if b == "random" else kind + repr(_key(prompt))
+        rng = random.Random(hashlib.sha256(seed.encode()).digest())
         if b == "first" or b == "second":
             return _fixed(inst, b == "first")
         if b == "random":
-            rng = random.Random(hashlib.sha256(repr(_key(prompt)).encode()).digest())
             return _fixed(inst, rng.random() < 0.5) if inst.answer != "turns" else {
                 k: rng.choice(["E1", "E2"]) for k in inst.gold  # type: ignore[union-attr]
             }  # fmt: skip
+        if b == "longer" and inst.probe in ("J", "T") and inst.answer == "choice":
+            # A length habit: the longer response, whatever the audio (T included).
+            item = self.items()[inst.item_id]
+            first = 0 if inst.order == "ab" else 1
+            texts = {"R1": item.branches[first].response.text,
+                     "R2": item.branches[1 - first].response.text}  # fmt: skip
+            return max(texts, key=lambda k: len(texts[k]))
+        if b.startswith("noise"):
+            # A perfect judge whose every answer is flipped with this probability.
+            if inst.probe == "T":
+                return _prefer(inst)
+            return _wrong(inst.gold) if rng.random() < int(b[5:]) / 100 else inst.gold
+        coin = _wrong(inst.gold) if rng.random() < 0.5 else inst.gold
+        if b == "pairwiseonly":
+            # The paper's Gemini pattern: the contrast is heard when both worlds are shown.
+            return _prefer(inst) if inst.probe == "T" else (
+                inst.gold if inst.protocol == "pairwise" or inst.probe == "O" else coin
+            )  # fmt: skip
+        if b == "cued":
+            # Right only when the prompt names what to listen for; a coin otherwise.
+            if inst.probe == "T":
+                return _prefer(inst)
+            return inst.gold if inst.cue != "none" or inst.probe == "O" else coin
+        if b == "orderab":
+            # Right when the responses come in the given order, wrong when swapped.
+            if inst.probe == "T":
+                return _prefer(inst)
+            return inst.gold if inst.order == "ab" else _wrong(inst.gold)
+        if b == "lastturn":
+            # Hears only the last human turn: P there is right, earlier turns are coins; J is
+            # right only where the contrast lies in the last turn (single-turn items).
+            if inst.probe == "T":
+                return _prefer(inst)
+            if inst.probe == "O" or inst.task == "single-turn-emotions":
+                return inst.gold
+            if inst.probe == "P" and isinstance(inst.gold, dict):
+                keys = sorted(inst.gold, key=lambda k: int(k[1:]))
+                return {
+                    k: inst.gold[k] if k == keys[-1] else rng.choice(["E1", "E2"]) for k in keys
+                }
+            return coin
         if inst.probe == "T":
             return _prefer(inst)
         if b == "deaf":
@@ -252,48 +314,100 @@ def _reliable(summary: dict[str, Any], behaviour: str) -> list[float]:
     ]
 
 
-@pytest.mark.parametrize(
-    ("behaviour", "group", "words"),
-    [
-        ("perfect", "reliable", "reliable"),
-        ("potemkin", "Potemkin", "Potemkin"),
-        ("perception", "component bottleneck", "perception bottleneck (010)"),
-        ("mapping", "component bottleneck", "response-mapping bottleneck (100)"),
-    ],
-)
-def test_skilled_behaviours_get_their_state(
-    known_summary: dict[str, Any], behaviour: str, group: str, words: str
+EXPECTED: dict[str, dict[str, set[str]]] = {
+    # behaviour → task → the diagnoses its behaviour implies ("*" for both tasks)
+    "perfect": {"*": {"reliable"}},
+    "potemkin": {"*": {"Potemkin"}},
+    "perception": {"*": {"perception bottleneck"}},
+    "mapping": {"*": {"response-mapping bottleneck"}},
+    "first": {"*": {"position-biased"}},
+    "second": {"*": {"position-biased"}},
+    "deaf": {"*": {"ignores the audio"}},
+    "random": {"*": {"at chance"}},
+    "pairwiseonly": {"*": {"recoverable only in pairwise"}},
+    "cued": {"*": {"works only when cued"}},
+    "orderab": {"*": {"order-dependent"}},
+    "lastturn": {
+        "single-turn-emotions": {"reliable"},
+        "positional-emotion": {"hears only some turns"},
+    },
+    "longer": {"*": {"ignores the audio"}},
+    "noise10": {"*": {"reliable", "usable, no systematic failure mode"}},
+    "noise20": {"*": {"reliable", "usable, no systematic failure mode"}},
+    "noise30": {"*": {"usable, no systematic failure mode"}},
+    "noise50": {"*": {"at chance"}},
+}
+
+
+@pytest.mark.parametrize("behaviour", BEHAVIOURS)
+def test_every_behaviour_gets_the_verdict_it_implies(
+    known_summary: dict[str, Any], behaviour: str
 ) -> None:
     for v in _verdicts(known_summary, behaviour):
-        assert v["kind"] == "state" and v["group"] == group, v["text"]
-        assert words in v["text"] and not v["behaviours"]
-    states = [s for s in known_summary["states"] if s["judge"].endswith(f":{behaviour}")]
-    assert all(s["groups"][group]["rate"] == 1.0 for s in states)
+        want = EXPECTED[behaviour].get(v["task"], EXPECTED[behaviour].get("*"))
+        assert v["diagnosis"] in want, (v["task"], v["headline"], v["text"])
+        assert v["headline"] and "\n" not in v["headline"]
+        # Every step names the cue its evidence comes from; nothing is pooled over cues.
+        assert v["native"]["cue"] == "none"
+        assert all(c["cue"] != "all" for c in v["components"])
 
 
 @pytest.mark.parametrize(
-    ("behaviour", "explained_by"),
+    ("behaviour", "phrase"),
     [
-        ("first", ["position-biased towards the first option"]),
-        ("second", ["position-biased towards the second option"]),
-        ("deaf", ["ignores the audio", "repeats its text-only choice"]),
-        ("random", []),
+        ("potemkin", "Potemkin: perceives the cue and maps it when told"),
+        ("perception", "perception bottleneck: maps the cue when told"),
+        ("mapping", "response-mapping bottleneck: hears the cue"),
+        ("first", "position-biased towards the first option (J pointwise"),
+        ("second", "position-biased towards the second option (J pointwise"),
+        ("deaf", "ignores the audio"),
+        ("random", "it behaves like a guess"),
+        ("pairwiseonly", "recoverable in pairwise"),
+        ("cued", "works only when cued (hard"),
+        ("orderab", "order-dependent"),
+        ("noise20", "no systematic failure mode"),
     ],
 )
-def test_unskilled_behaviours_are_at_chance(
-    known_summary: dict[str, Any], behaviour: str, explained_by: list[str]
-) -> None:
+def test_headlines_say_why(known_summary: dict[str, Any], behaviour: str, phrase: str) -> None:
     for v in _verdicts(known_summary, behaviour):
-        assert v["kind"] == "at chance" and v["group"] is None, v["text"]
-        assert "not interpretable" in v["text"]
-        for phrase in explained_by:
-            assert any(b.startswith(phrase) for b in v["behaviours"]), v["behaviours"]
-        if not explained_by:
-            assert not any(b.startswith("position") for b in v["behaviours"])
-    if behaviour in ("first", "second"):
+        assert phrase in v["headline"], v["headline"]
+
+
+def test_behaviours_name_the_habit_and_only_it(known_summary: dict[str, Any]) -> None:
+    def kinds(b: str) -> list[set[str]]:
+        return [{h["kind"] for h in v["behaviours"]} for v in _verdicts(known_summary, b)]
+
+    assert all("ignores the audio" in k and "repeats its text-only choice" in k
+               for k in kinds("deaf"))  # fmt: skip
+    assert all(k == {"order-dependent"} for k in kinds("orderab"))
+    for b in ("perfect", "random", "noise20", "pairwiseonly", "potemkin"):
+        assert kinds(b) == [set(), set()], b
+    last = [v for v in _verdicts(known_summary, "lastturn") if v["task"] == "positional-emotion"]
+    assert "hears only the last human turn" in last[0]["headline"]
+
+
+def test_at_chance_judges_are_greyed_not_interpreted(known_summary: dict[str, Any]) -> None:
+    for behaviour in ("first", "second"):
         assert _reliable(known_summary, behaviour) == [0.0, 0.0]
         states = [s for s in known_summary["states"] if s["judge"].endswith(f":{behaviour}")]
         assert not any(s["interpretable"] for s in states)  # cond. Potemkin greyed
+    for v in _verdicts(known_summary, "random"):
+        assert v["kind"] == "at chance" and all(not c["dependence_tested"] for c in v["components"])
+
+
+def test_a_cue_the_judge_ignores_does_not_change_its_verdict(
+    known_run: tuple[Path, list[dict[str, Any]]], known_summary: dict[str, Any]
+) -> None:
+    """The rows of cue none are what a run with `--cues none` writes (same prompts, same
+    answers): the verdicts from them equal the verdicts of the run that also asked the hard
+    cue, for every judge whose behaviour ignores the cue."""
+    only_none = summarize([r for r in known_run[1] if r["cue"] == "none"], replicates=2000)
+    before = {(v["judge"], v["task"]): v for v in only_none["verdicts"]}
+    for v in known_summary["verdicts"]:
+        if v["judge"].endswith(":cued"):
+            continue
+        b = before[(v["judge"], v["task"])]
+        assert (b["diagnosis"], b["headline"]) == (v["diagnosis"], v["headline"]), v["judge"]
 
 
 def _recompute(rows: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:

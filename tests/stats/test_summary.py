@@ -83,7 +83,18 @@ def test_positional_perception_per_turn_and_whole_trajectory() -> None:
     turns = {t["cue"]: t for t in s["perception_turns"]}
     assert turns["all"]["rate"] == pytest.approx((3 + 2 + 0) / 9) and turns["all"]["items"] == 3
     p = _acc(s, "P", "pointwise")
-    assert p["accuracy"] == pytest.approx(1 / 3) and p["chance"] == pytest.approx(1 / 8)
+    # Chance is what the best deaf guesser scores: one fixed trajectory for both branches is
+    # right on one of them, ½ — not ½ per human turn (issue 17: a deaf judge that follows the
+    # prompt's "X first, Y after" structure scores about ½).
+    assert p["accuracy"] == pytest.approx(1 / 3) and p["chance"] == pytest.approx(1 / 2)
+    pos = {(t["cue"], t["position"]): t for t in s["perception_positions"]}
+    assert [pos[("none", x)]["rate"] for x in ("first", "middle", "last")] == [
+        pytest.approx(2 / 3),
+        pytest.approx(1 / 3),
+        pytest.approx(2 / 3),
+    ]
+    # Only branch 0 ran here: a deaf guesser's per-turn chance is taken as ½ (unknown).
+    assert pos[("none", "first")]["chance"] == pytest.approx(0.5)
 
 
 def test_transcript_control_preference_and_agreement() -> None:
@@ -121,7 +132,10 @@ def test_position_share_per_probe_protocol_and_cue() -> None:
     assert got[("J", "pointwise", "hard")]["direction"] == "second"
     assert got[("J", "pairwise", "none")]["direction"] == "first"
     (v,) = s["verdicts"]
-    assert v["kind"] == "at chance" and len([b for b in v["behaviours"] if "position" in b]) == 2
+    # At the native cue (none) both habits show: second option pointwise, first pairwise.
+    texts = [b["text"] for b in v["behaviours"] if b["kind"] == "position-biased"]
+    assert v["kind"] == "at chance" and len(texts) == 2 and v["diagnosis"] == "position-biased"
+    assert "second option (J pointwise" in texts[1] and "first option (J pairwise" in texts[0]
 
 
 def _count_intervals(x: Any) -> int:

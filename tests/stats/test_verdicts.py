@@ -1,11 +1,12 @@
+"""The cascade's rules on hand-made evidence (the known-behaviour suite runs them end to end)."""
+
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
 
-from paraudit.stats.states import GROUPS, STATES
-from paraudit.stats.verdicts import choose_group, position_direction, verdict
+from paraudit.stats.verdicts import Evidence, position_direction, verdict
 
 
 def _iv(rate: float | None, lo: float | None = None, hi: float | None = None) -> dict[str, Any]:
@@ -13,23 +14,25 @@ def _iv(rate: float | None, lo: float | None = None, hi: float | None = None) ->
         "rate": rate,
         "ci_low": rate if lo is None else lo,
         "ci_high": rate if hi is None else hi,
+        "items": 48,
     }
 
 
-def _j(acc: float, lo: float, hi: float) -> dict[str, Any]:
-    return {"accuracy": acc, "ci_low": lo, "ci_high": hi}
+def _acc(acc: float, lo: float, hi: float) -> dict[str, Any]:
+    return {"accuracy": acc, "ci_low": lo, "ci_high": hi, "chance": 0.5, "items": 48}
 
 
-def _states(
-    groups: dict[str, float], excess: dict[str, tuple[float, float, float]]
-) -> dict[str, Any]:
-    return {
-        "units": 100,
-        "masses": {s: _iv(0.0) for s in STATES},
-        "groups": {g: _iv(groups.get(g, 0.0)) for g in GROUPS},
-        "expected": {g: _iv(groups.get(g, 0.0) - excess.get(g, (0, 0, 0))[0]) for g in GROUPS},
-        "excess": {g: _iv(*excess.get(g, (0.0, 0.0, 0.0))) for g in GROUPS},
-    }
+def _diff(d: float, lo: float, hi: float) -> dict[str, Any]:
+    return {"delta": d, "ci_low": lo, "ci_high": hi, "items": 48}
+
+
+def _ev(**accs: tuple[float, float, float]) -> Evidence:
+    """accs: 'J_pointwise_none' = (acc, low, high), …"""
+    acc = {}
+    for key, (a, lo, hi) in accs.items():
+        probe, proto, cue = key.split("_")
+        acc[(probe, proto, cue)] = _acc(a, lo, hi)
+    return Evidence(judge="j", task="t", items=48, accuracy=acc)
 
 
 @pytest.mark.parametrize(
@@ -48,52 +51,121 @@ def test_position_bias_both_directions(share: dict[str, Any], direction: str | N
     assert position_direction(share) == direction
 
 
-def test_at_chance_takes_precedence_over_any_state() -> None:
-    shortcut = _states({"shortcut-like success": 0.4}, {"shortcut-like success": (0.2, 0.1, 0.3)})
-    v = verdict("j", "t", 48, _j(0.53, 0.47, 0.6), shortcut, [], None, None)
-    assert v["kind"] == "at chance" and v["group"] is None
-    assert "not interpretable" in v["text"] and "behaves like a guess" in v["text"]
+@pytest.mark.parametrize(
+    ("j", "outcome", "diagnosis"),
+    [
+        ((0.9, 0.8, 0.95), "reliable", "reliable"),  # the bar: a lower bound of 80 %
+        ((0.9, 0.79, 0.95), "usable", "usable"),
+        ((0.55, 0.51, 0.6), "usable", "usable"),
+        ((0.53, 0.47, 0.6), "at chance", "at chance"),
+        ((0.1, 0.05, 0.2), "below chance", "below chance"),
+    ],
+)
+def test_native_step(j: tuple[float, float, float], outcome: str, diagnosis: str) -> None:
+    v = verdict(_ev(J_pointwise_none=j))
+    assert v.native.outcome == outcome and v.native.cue == "none"
+    assert v.diagnosis == diagnosis
+    assert not v.recoverable.ran and not v.cue.ran  # not run, and said so
+    assert "not run" in v.recoverable.text
+
+
+def test_the_least_cued_cue_is_native_and_pooled_figures_are_never_read() -> None:
+    v = verdict(_ev(J_pointwise_all=(1.0, 1.0, 1.0), J_pointwise_hard=(0.5, 0.4, 0.6)))
+    assert v.native.cue == "hard" and v.native.outcome == "at chance"
+
+
+def test_recoverable_needs_pairwise_above_chance_and_a_gap_excluding_zero() -> None:
+    ev = _ev(J_pointwise_none=(0.5, 0.42, 0.58), J_pairwise_none=(0.91, 0.85, 0.96))
+    ev.gaps = {"none": _diff(0.41, 0.3, 0.52)}
+    v = verdict(ev)
+    assert v.diagnosis == "recoverable only in pairwise" and v.recoverable.outcome == "recoverable"
+    assert "recoverable in pairwise" in v.headline
+    ev.gaps = {"none": _diff(0.1, -0.02, 0.2)}
+    assert verdict(ev).diagnosis == "at chance"
+
+
+def test_works_only_when_cued() -> None:
+    ev = _ev(J_pointwise_none=(0.5, 0.42, 0.58), J_pointwise_hard=(0.95, 0.9, 0.99))
+    ev.cue_dependence = {("pointwise", "hard"): _diff(0.45, 0.35, 0.55)}
+    v = verdict(ev)
+    assert v.diagnosis == "works only when cued" and v.cue.cue == "hard"
+    assert "works only when cued (hard" in v.headline
+    # A cue that helps a judge that already works natively is "helped by the cue".
+    ev.accuracy[("J", "pointwise", "none")] = _acc(0.7, 0.62, 0.78)
+    assert verdict(ev).cue.outcome == "helped by the cue"
+
+
+def _components(p: float, o: float, j: float, over: list[str] | None = None) -> Evidence:
+    def a(x: float) -> tuple[float, float, float]:
+        return (x, x - 0.05, x + 0.05)
+
+    ev = _ev(P_pointwise_none=a(p), O_pointwise_none=a(o), J_pointwise_none=a(j))
+    ev.states = {"none": {"dependence": {"over_represented": over or [],
+                                         "groups": {g: {"units": 30, "expected": 10.0,
+                                                        "p_value": 0.01}
+                                                    for g in over or []}}}}  # fmt: skip
+    return ev
+
+
+@pytest.mark.parametrize(
+    ("pox", "pattern", "diagnosis"),
+    [
+        ((0.95, 0.95, 0.1), "Potemkin", "Potemkin"),
+        ((0.1, 0.95, 0.1), "perception bottleneck", "perception bottleneck"),
+        ((0.95, 0.1, 0.1), "response-mapping bottleneck", "response-mapping bottleneck"),
+        ((0.5, 0.5, 0.5), "no component above chance", "at chance"),
+        ((0.7, 0.7, 0.7), "all components work", "usable, no systematic failure mode"),
+    ],
+)
+def test_components_from_the_marginals(
+    pox: tuple[float, float, float], pattern: str, diagnosis: str
+) -> None:
+    v = verdict(_components(*pox))
+    assert [c.pattern for c in v.components] == [pattern]
+    assert v.diagnosis == diagnosis
+    # Dependence is tested only where P, O and J all work.
+    assert v.components[0].dependence_tested == (pattern == "all components work")
+
+
+def test_a_dependence_is_a_systematic_failure_mode_only_where_it_is_tested() -> None:
+    v = verdict(_components(0.7, 0.7, 0.7, over=["full-stack failure"]))
+    assert v.diagnosis == "usable, systematic failure mode"
+    assert "full-stack failure over-represented" in v.headline
+    v = verdict(_components(0.5, 0.5, 0.5, over=["full-stack failure"]))
+    assert v.components[0].over_represented == [] and v.diagnosis == "at chance"
 
 
 def test_behaviours_explain_a_chance_score() -> None:
-    pos = [
-        {"probe": "J", "protocol": "pointwise", "cue": "none", "rate": 0.0, "direction": "second"}
-    ]
-    v = verdict("j", "t", 48, _j(0.5, 0.5, 0.5), None, pos, _iv(0.0), _iv(1.0))
-    assert v["behaviours"][0].startswith("position-biased towards the second option")
-    assert any(b.startswith("ignores the audio") for b in v["behaviours"])
-    assert any(b.startswith("repeats its text-only choice") for b in v["behaviours"])
+    ev = _ev(J_pointwise_none=(0.5, 0.5, 0.5))
+    ev.position = [{"probe": "J", "protocol": "pointwise", "cue": "none", "rate": 0.0,
+                    "ci_low": 0.0, "ci_high": 0.0, "direction": "second"}]  # fmt: skip
+    ev.behaviour = {"none": {"audio_sensitivity": _iv(0.0), "j_t_agreement": _iv(1.0)}}
+    v = verdict(ev)
+    kinds = [b.kind for b in v.behaviours]
+    assert kinds == ["position-biased", "ignores the audio", "repeats its text-only choice"]
+    assert v.diagnosis == "position-biased"
+    # A habit at another cue is not this cue's explanation.
+    ev.position[0]["cue"] = "hard"
+    assert verdict(ev).diagnosis == "ignores the audio"
 
 
-def test_the_group_with_the_largest_significant_excess_is_named() -> None:
-    s = _states(
-        {"reliable": 0.5, "Potemkin": 0.3, "full-stack failure": 0.2},
-        {"Potemkin": (0.12, 0.05, 0.2), "full-stack failure": (0.15, -0.01, 0.3)},
-    )
-    assert choose_group(s) == ("Potemkin", True)  # failure's excess interval covers 0
-    v = verdict("j", "t", 48, _j(0.55, 0.51, 0.6), s, [], None, None)
-    assert v["kind"] == "state" and v["group"] == "Potemkin" and "+12.0%" in v["text"]
-
-
-def test_without_excess_the_largest_group_is_named_as_such() -> None:
-    s = _states({"reliable": 1.0}, {})
-    assert choose_group(s) == ("reliable", False)
-    v = verdict("j", "t", 48, _j(1.0, 1.0, 1.0), s, [], _iv(1.0), _iv(0.5))
-    assert (
-        v["group"] == "reliable" and "No state group exceeds" in v["text"] and not v["behaviours"]
-    )
-
-
-def test_below_chance_is_not_at_chance() -> None:
-    s = _states({"Potemkin": 1.0}, {})
-    v = verdict("j", "t", 48, _j(0.0, 0.0, 0.0), s, [], None, None)
-    assert v["kind"] == "state" and v["group"] == "Potemkin"
+def test_order_dependence_and_turn_hearing() -> None:
+    ev = _ev(J_pointwise_none=(0.5, 0.5, 0.5))
+    ev.order_gap = {"none": {**_diff(1.0, 1.0, 1.0), "ab": _iv(1.0), "ba": _iv(0.0)}}
+    assert verdict(ev).diagnosis == "order-dependent"
+    ev.order_gap = {}
+    ev.turn_positions = {"none": [{"position": "first", **_iv(0.5, 0.4, 0.6)},
+                                  {"position": "middle", **_iv(0.5, 0.4, 0.6)},
+                                  {"position": "last", **_iv(1.0, 1.0, 1.0)}]}  # fmt: skip
+    v = verdict(ev)
+    assert v.diagnosis == "hears only some turns"
+    assert "hears only the last human turn" in v.headline
 
 
 def test_small_samples_and_missing_answers_say_so() -> None:
-    v = verdict("j", "t", 8, _j(0.9, 0.7, 1.0), None, [], None, None)
-    assert v["small_sample"] and "Small sample: 8 items" in v["text"] and v["kind"] == "no states"
-    v = verdict(
-        "j", "t", 40, {"accuracy": None, "ci_low": None, "ci_high": None}, None, [], None, None
-    )
-    assert v["kind"] == "no answers" and not v["small_sample"]
+    ev = _ev(J_pointwise_none=(0.9, 0.7, 1.0))
+    ev.items = 8
+    v = verdict(ev)
+    assert v.small_sample and "Small sample: 8 items" in v.text
+    v = verdict(Evidence(judge="j", task="t", items=40, accuracy={}))
+    assert v.diagnosis == "no answers" and v.kind == "no answers" and not v.small_sample

@@ -301,6 +301,13 @@ class AnnotationStore:
         total = self._one("SELECT COUNT(*) FROM tasks WHERE annotator = ?", (annotator,))[0]
         return int(done), int(total)
 
+    def kinds(self, annotator: str) -> dict[str, int]:
+        """How many of one annotator's stimuli are of each kind (own, overlap, repeat, catch)."""
+        rows = self._all(
+            "SELECT kind, COUNT(*) FROM tasks WHERE annotator = ? GROUP BY kind", (annotator,)
+        )
+        return {str(k): int(n) for k, n in rows}
+
     def clips(self, annotator: str, seq: int) -> list[Clip]:
         rows = self._all(
             "SELECT clip_id, slot, path, seconds FROM clips WHERE annotator = ? AND seq = ? "

@@ -91,6 +91,8 @@ def card_data(r: BuildResult) -> dict[str, Any]:
             "rule": r.tts.get("qc", ""),
             "per_emotion": dict(sorted(r.qc.items())),
             "items_dropped_by": dict(sorted(r.items_dropped_by.items())),
+            "dropped_turns": r.dropped_turns,
+            "misses": [m.as_dict() | {"line": m.line()} for m in r.qc_misses],
         },
         "rejections": {
             "counts": [{"stage": s, "code": c, "count": n} for (s, c), n in sorted(rej.items())],
@@ -158,6 +160,11 @@ def card_markdown(d: dict[str, Any]) -> str:
             + ", ".join(f"{k} {n}" for k, n in dropped.items()),
             "",
         ]
+    misses = d["qc"].get("misses", [])
+    if misses:
+        lines += [f"Why QC dropped turns ({d['qc']['dropped_turns']} turns), by rule:", ""]
+        lines += [f"- {m['line']}" for m in misses]
+        lines += [""]
     lines += ["## Rejections", ""]
     counts = d["rejections"]["counts"]
     lines += (

@@ -13,7 +13,9 @@ from typing import Any
 
 from paraudit.builders.composing import Candidate, calls_per_candidate
 from paraudit.builders.pipeline import BuildOptions
+from paraudit.builders.scorer import NEUTRAL_RENDERS
 from paraudit.compose.prompts import BALANCE, LEXICAL_FACTORS, REFINE
+from paraudit.render.renderer import RETRY_STRENGTHS
 from paraudit.sources.emocf import SentencePair
 
 PRICES_DATE = "2025-06"
@@ -47,6 +49,17 @@ def renders_per_clip(tts_spec: str, qc: str, max_accepted: int) -> float:
     return float(baselines + max_accepted)
 
 
+def max_renders_per_clip(tts_spec: str, qc: str, max_tries: int) -> int:
+    """At most, what the retry policy may render for one clip: its neutral baselines (the
+    direction check renders one neutral per text; the Audio Scorer one for deterministic Piper,
+    three for hosted TTS) plus every try it allows (the direction check's three strengths,
+    the scorer's `max_tries`)."""
+    if qc == "direction":
+        return 1 + len(RETRY_STRENGTHS)
+    baselines = 1 if tts_spec.split(":", 1)[0] == "piper" else NEUTRAL_RENDERS
+    return baselines + max_tries
+
+
 @dataclass(frozen=True)
 class Estimate:
     candidates: int
@@ -60,6 +73,10 @@ class Estimate:
     llm_usd: float | None
     tts_usd: float | None
     notes: tuple[str, ...]
+    max_clips: int = 0
+    """Clips if every tried record became a pair."""
+    max_renders: int | None = None
+    """Renders the retry policy may cost at most (`max_clips` × renders per clip at most)."""
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -80,6 +97,7 @@ def estimate(
     llm_spec: str,
     tts_spec: str,
     renders: float = DIRECTION_RENDERS,
+    max_per_clip: int | None = None,
 ) -> Estimate:
     pool = candidates[: o.limit] if o.limit is not None else candidates
     acc = ASSUMED_ACCEPTANCE[o.kind]
@@ -99,11 +117,12 @@ def estimate(
         calls += expected
         chars_in += expected * prompt
         chars_out += expected * RATING_REPLY_CHARS
-    clips = words = 0
+    clips = words = max_clips = 0
     share = expected / tries if tries else 0.0
     for c in tried:
         n_clips, n_words = _words(c)
         human = 0 if o.audio == "source" else 1
+        max_clips += n_clips * human + 2
         clips += round((n_clips * human + 2) * share)
         words += round((n_words * human + 2 * RESPONSE_WORDS) * share)
     backend = tts_spec.split(":", 1)[0]
@@ -141,4 +160,6 @@ def estimate(
         llm_usd=llm_usd,
         tts_usd=tts_usd,
         notes=tuple(notes),
+        max_clips=max_clips,
+        max_renders=None if max_per_clip is None else max_clips * max_per_clip,
     )

@@ -1,5 +1,5 @@
-"""The builders end to end: sources → LLM composition → balance ratings → voicing + QC →
-items (branch 0 by a seeded coin) → dataset folder (atomic) + dataset card.
+"""The builders end to end: sources → LLM composition → branch 0 (seeded, balanced per pair) →
+balance ratings → voicing + QC → items → dataset folder (atomic) + dataset card.
 
 Everything expensive is cached by content (LLM completions in compose.sqlite, clips in the
 render cache), so rerunning the same command after a crash resumes where it stopped.
@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from paraudit import __version__
+from paraudit.builders.assembly import AudioFiles, assemble, qc_failures, sides, voice_jobs
+from paraudit.builders.branches import branch_zero
 from paraudit.builders.composing import (
-    ID_PREFIX,
     TASKS,
     Candidate,
     Composed,
@@ -27,13 +28,14 @@ from paraudit.builders.composing import (
     single_turn_candidate,
     unrenderable,
 )
+from paraudit.builders.explain import RuleMisses, rule_misses, summary_lines
 from paraudit.builders.quality import dnsmos, dnsmos_available, length_words, rate_responses
-from paraudit.builders.voicing import TurnVoicer, Voiced, VoiceJob
+from paraudit.builders.voicing import TurnVoicer
 from paraudit.compose.llm import ComposerLLM
 from paraudit.compose.parse import Rejection
 from paraudit.errors import ParauditError
-from paraudit.items.dataset import AUDIO_DIR, sha256_file, write_dataset
-from paraudit.items.records import DEFAULT_VOCABULARY, AuditItem, Branch, DatasetManifest, Response
+from paraudit.items.dataset import write_dataset
+from paraudit.items.records import DEFAULT_VOCABULARY, AuditItem, DatasetManifest
 from paraudit.pools import interruptible_pool
 from paraudit.sources.emocf import SentencePair, read_emocf
 from paraudit.sources.od3 import read_od3, usable, weighted_order
@@ -101,6 +103,13 @@ class BuildResult:
     llm: dict[str, Any] = field(default_factory=dict)
     tts: dict[str, Any] = field(default_factory=dict)
     dnsmos_note: str = ""
+    qc_misses: list[RuleMisses] = field(default_factory=list)
+    """Why QC dropped turns, per target and rule (most frequent first)."""
+    dropped_turns: int = 0
+
+    def qc_summary(self) -> list[str]:
+        """Lines for the terminal: the top QC reasons with measured values and thresholds."""
+        return summary_lines(self.qc_misses, self.dropped_turns)
 
 
 def load_candidates(o: BuildOptions) -> list[Candidate]:
@@ -189,11 +198,6 @@ def compose_stage(
     return accepted
 
 
-def _coin(seed: int, key: str) -> bool:
-    """True when side B becomes branch 0."""
-    return random.Random(f"{seed}:coin:{key}").random() < 0.5
-
-
 def _voices(voicer: TurnVoicer, seed: int, key: str) -> dict[str, str]:
     rng = random.Random(f"{seed}:voices:{key}")
     human = rng.choice(voicer.voices("human"))
@@ -201,120 +205,6 @@ def _voices(voicer: TurnVoicer, seed: int, key: str) -> dict[str, str]:
         voicer.voices("assistant")
     )
     return {"human": human, "assistant": rng.choice(others)}
-
-
-def _jobs(o: BuildOptions, c: Composed, voices: dict[str, str]) -> list[VoiceJob]:
-    jobs: list[VoiceJob] = []
-    for side in (0, 1):
-        for turn, emotion in zip(c.context, c.emotions[side], strict=True):
-            if turn.speaker == "human" and o.audio == "source":
-                continue
-            jobs.append((turn.text, turn.speaker, emotion, voices[turn.speaker]))
-        text, tone = c.responses[side]
-        jobs.append((text, "assistant", tone, voices["assistant"]))
-    return jobs
-
-
-class _Audio:
-    """Audio files by content hash (source file names never reach an item)."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, Path] = {}
-        self._names: dict[Path, str] = {}
-
-    def name(self, path: Path) -> str:
-        if path not in self._names:
-            suffix = path.suffix.lower() or ".wav"
-            rel = f"{AUDIO_DIR}/{sha256_file(path)}{suffix}"
-            self._names[path] = rel
-            self.files[rel] = path
-        return self._names[path]
-
-
-def assemble(
-    o: BuildOptions,
-    cand: Candidate,
-    c: Composed,
-    voiced: dict[VoiceJob, Voiced],
-    voices: dict[str, str],
-    audio: _Audio,
-    result: BuildResult,
-    extra_meta: dict[str, Any],
-) -> AuditItem | None:
-    """The item with branch 0 chosen by the coin, or None (with a logged reason) after QC."""
-    swap = _coin(o.seed, c.key)
-    order = (1, 0) if swap else (0, 1)
-    branches: list[Branch] = []
-    qc_rows: list[list[dict[str, Any]]] = []
-    failed: list[str] = []
-    dropped_by: set[str] = set()
-    for side in order:
-        paths: list[str] = []
-        rows: list[dict[str, Any]] = []
-        for t, (turn, emotion) in enumerate(zip(c.context, c.emotions[side], strict=True)):
-            if turn.speaker == "human" and o.audio == "source":
-                rec = cand.record
-                assert isinstance(rec, SentencePair)
-                path = rec.recordings[side]
-                assert path is not None
-                paths.append(audio.name(path))
-                rows.append({"turn": t, "emotion": emotion, "source_recording": True})
-                continue
-            v = voiced[(turn.text, turn.speaker, emotion, voices[turn.speaker])]
-            paths.append(audio.name(v.path) if v.path else "")
-            rows.append(_qc_row(t, emotion, v))
-            if not v.accepted:
-                failed.append(f"turn {t} ({turn.speaker}, {emotion}): {'; '.join(v.failures)}")
-                dropped_by.add(f"{turn.speaker}:{emotion}")
-        text, tone = c.responses[side]
-        rv = voiced[(text, "assistant", tone, voices["assistant"])]
-        rows.append(_qc_row(-1, tone, rv) | {"turn": "response"})
-        if not rv.accepted:
-            failed.append(f"response ({tone}): {'; '.join(rv.failures)}")
-            dropped_by.add(f"assistant:{tone}")
-        qc_rows.append(rows)
-        branches.append(
-            Branch(
-                emotions=c.emotions[side],
-                audio=tuple(paths),
-                response=Response(
-                    text=text, emotion=tone, audio=audio.name(rv.path) if rv.path else ""
-                ),
-            )
-        )
-    if failed:
-        for k in dropped_by:
-            result.items_dropped_by[k] = result.items_dropped_by.get(k, 0) + 1
-        result.rejections.append(
-            {"source_id": cand.source_id, "stage": "qc", "code": "qc-failed", "reason": failed[0]}
-        )
-        return None
-    meta: dict[str, Any] = {
-        "source": o.preset_name,
-        "source_id": cand.source_id,
-        "group": cand.group,
-        "branch0": "B" if swap else "A",
-        "voices": voices,
-        "audio": "source recordings (human turns)" if o.audio == "source" else "tts",
-        "qc": qc_rows,
-        **{k: v for k, v in c.meta.items() if k != "shift_turns_ab"},
-        **extra_meta,
-    }
-    if "shift_turns_ab" in c.meta:
-        meta["shift_turns"] = [c.meta["shift_turns_ab"][s] for s in order]
-    if o.preset_name == "od3":
-        meta["corpus"] = cand.group
-    return AuditItem(
-        id=f"{ID_PREFIX[o.kind]}-{c.key}",
-        task=o.task,
-        context=c.context,
-        branches=(branches[0], branches[1]),
-        meta=meta,
-    )
-
-
-def _qc_row(t: int, emotion: str, v: Voiced) -> dict[str, Any]:
-    return {"turn": t, "emotion": emotion, "attempts": v.attempts, "accepted": v.accepted, **v.qc}
 
 
 def build(
@@ -343,33 +233,50 @@ def build(
         )
     t_compose = time.perf_counter()
     voices = {c.key: _voices(voicer, o.seed, c.key) for _, c in composed}
-    balance = _rate_all(o, composed, llm, rep) if o.rate_balance else {}
+    # Branch 0 is decided once, over every composed pair (before QC, so a build and its
+    # real-audio twin assign the same items alike), balanced per pair by construction.
+    swaps = branch_zero({c.key: sides(c) for _, c in composed}, o.seed)
+    balance = _rate_all(o, composed, swaps, llm, rep) if o.rate_balance else {}
     t_balance = time.perf_counter()
-    jobs = list(dict.fromkeys(j for _, c in composed for j in _jobs(o, c, voices[c.key])))
+    jobs = list(dict.fromkeys(j for _, c in composed for j in voice_jobs(o, c, voices[c.key])))
     rep.start("render", len(jobs))
     voiced = voicer.voice_all(jobs, lambda: rep.advance("render"))
     result.qc = voicer.qc_table(voiced)
+    result.qc_misses = rule_misses(voiced.items())
+    result.dropped_turns = sum(not v.accepted for v in voiced.values())
     t_render = time.perf_counter()
-    audio = _Audio()
+    audio = AudioFiles()
     for cand, c in composed:
-        words = [
-            length_words(c.responses[s][0]) for s in ((1, 0) if _coin(o.seed, c.key) else (0, 1))
-        ]
+        swap = c.key in swaps
+        failed, dropped_by = qc_failures(o, c, swap, voiced, voices[c.key])
+        if failed:
+            for k in dropped_by:
+                result.items_dropped_by[k] = result.items_dropped_by.get(k, 0) + 1
+            reject = {"source_id": cand.source_id, "stage": "qc", "code": "qc-failed"}
+            result.rejections.append(reject | {"reason": failed[0]})
+            continue
+        words = [length_words(c.responses[s][0]) for s in ((1, 0) if swap else (0, 1))]
         extra: dict[str, Any] = {
             "generator": llm.spec.describe(),
             "tts": voicer.label,
             "balance": {"length_words": words, "lexical": balance.get(c.key)},
         }
-        item = assemble(o, cand, c, voiced, voices[c.key], audio, result, extra)
-        if item is not None:
-            result.items.append(item)
+        result.items.append(assemble(o, cand, c, swap, voiced, voices[c.key], audio, extra))
     if o.dnsmos:
         _add_dnsmos(result, audio, rep)
     else:
         result.dnsmos_note = "not computed (--no-dnsmos)"
     t_quality = time.perf_counter()
     if not result.items:
-        raise ParauditError("every composed pair was dropped by audio QC; nothing to write")
+        raise ParauditError(
+            "\n".join(
+                [
+                    f"every composed pair ({len(composed)}) was dropped by audio QC; nothing "
+                    "was written (no dataset, no card)",
+                    *result.qc_summary(),
+                ]
+            )
+        )
     used = {rel for it in result.items for rel in it.audio_files()}
     vocab = tuple(
         dict.fromkeys(
@@ -430,14 +337,18 @@ def build(
 
 
 def _rate_all(
-    o: BuildOptions, composed: list[tuple[Candidate, Composed]], llm: ComposerLLM, rep: Reporter
+    o: BuildOptions,
+    composed: list[tuple[Candidate, Composed]],
+    swaps: set[str],
+    llm: ComposerLLM,
+    rep: Reporter,
 ) -> dict[str, dict[str, Any]]:
-    """Lexical ratings of (R0, R1) per composed pair, in branch order (after the coin)."""
+    """Lexical ratings of (R0, R1) per composed pair, in branch order."""
     rep.start("balance", len(composed))
 
     def rate(pair: tuple[Candidate, Composed]) -> tuple[str, dict[str, Any] | None]:
         c = pair[1]
-        r = [c.responses[s][0] for s in ((1, 0) if _coin(o.seed, c.key) else (0, 1))]
+        r = [c.responses[s][0] for s in ((1, 0) if c.key in swaps else (0, 1))]
         got = rate_responses(llm, r[0], r[1])
         rep.advance("balance")
         return c.key, got
@@ -450,7 +361,7 @@ def _rate_all(
     return out
 
 
-def _add_dnsmos(result: BuildResult, audio: _Audio, rep: Reporter) -> None:
+def _add_dnsmos(result: BuildResult, audio: AudioFiles, rep: Reporter) -> None:
     if not dnsmos_available():
         result.dnsmos_note = "not computed: speechmos is not installed (pip install speechmos)"
         return

@@ -19,6 +19,7 @@ import soundfile as sf
 
 from paraudit.compose.llm import ComposerLLM
 from paraudit.compose.prompts import BALANCE, LEXICAL_FACTORS
+from paraudit.qc import dnsmos as qc_dnsmos
 
 DNSMOS_KEYS = ("ovrl", "sig", "bak", "p808")
 
@@ -62,10 +63,8 @@ def dnsmos_available() -> bool:
 def dnsmos(path: Path) -> dict[str, float]:
     """DNSMOS of one clip (paraudit.qc.dnsmos: resampled to 16 kHz in memory for the model
     only; the dataset's audio is not changed)."""
-    from paraudit.qc.dnsmos import dnsmos as score
-
     data, rate = sf.read(str(path), dtype="float64", always_2d=True)
-    return score(data.mean(axis=1), int(rate)).as_dict()
+    return qc_dnsmos.dnsmos(data.mean(axis=1), int(rate)).as_dict()
 
 
 def balance_table(rows: list[dict[str, float]]) -> dict[str, dict[str, float | int]]:

@@ -1,8 +1,8 @@
 """How builders turn a turn's words and emotion into a checked clip: one small interface.
 
 `TurnVoicer` is the seam between the builders and rendering + audio QC. Two implementations:
-`ScorerVoicer` (the default) renders through a TTS backend (`paraudit.render.tts`: piper,
-openai:gpt-4o-mini-tts, gemini:MODEL) and the Audio Scorer's render-and-retry (paper B.2.3:
+`ScorerVoicer` (the default) renders through a TTS backend (`render.backends.make_tts`:
+piper, openai:gpt-4o-mini-tts, gemini:MODEL) and the Audio Scorer's render-and-retry (paper B.2.3:
 stop at 3 accepted or 10 tries, keep the fittest, drop the turn if none passes);
 `PiperVoicer` (`--qc direction`) is the starter set's faster chain, the Piper + PSOLA renderer
 with its direction check against a neutral rendering (up to 3 tries).
@@ -18,15 +18,18 @@ from typing import Any, Protocol
 
 import soundfile as sf
 
+from paraudit.audio.clips import wav_bytes
+from paraudit.builders.scorer import AudioScorer, TurnRequest
 from paraudit.errors import ParauditError
+from paraudit.items.dataset import sha256_bytes
 from paraudit.items.records import Speaker
 from paraudit.qc.acoustics import ProsodyFeatures
+from paraudit.qc.rules import Miss, canonical_emotion
+from paraudit.qc.ser import make_ser
 from paraudit.render import prosody
+from paraudit.render.backends import make_tts
 from paraudit.render.profiles import ASSISTANT_PROFILES, HUMAN_PROFILES
 from paraudit.render.renderer import Clip, Renderer, render_all
-
-VoiceJob = tuple[str, Speaker, str, str]
-"""(text, speaker, emotion, voice)"""
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,8 @@ class Voiced:
     qc: dict[str, Any]
     seconds: float
     """Duration of the clip."""
+    misses: tuple[Miss, ...] = ()
+    """For a dropped turn, the thresholds its last try missed (the Audio Scorer's rules)."""
 
 
 @dataclass
@@ -67,22 +72,22 @@ class TurnVoicer(Protocol):
     def can_voice(self, speaker: Speaker, emotion: str) -> bool: ...
 
     def voice_all(
-        self, jobs: Sequence[VoiceJob], on_done: Callable[[], None] | None = None
-    ) -> dict[VoiceJob, Voiced]: ...
+        self, jobs: Sequence[TurnRequest], on_done: Callable[[], None] | None = None
+    ) -> dict[TurnRequest, Voiced]: ...
 
     def describe(self) -> dict[str, Any]: ...
 
-    def qc_table(self, voiced: dict[VoiceJob, Voiced]) -> dict[str, dict[str, Any]]:
+    def qc_table(self, voiced: dict[TurnRequest, Voiced]) -> dict[str, dict[str, Any]]:
         """Per speaker:emotion accept / retry / drop counts for the card."""
         ...
 
 
-def qc_counts(voiced: dict[VoiceJob, Voiced]) -> dict[str, dict[str, Any]]:
+def qc_counts(voiced: dict[TurnRequest, Voiced]) -> dict[str, dict[str, Any]]:
     """Per speaker:emotion, each distinct clip once: accepted first try, after retry, failed."""
     out: dict[str, dict[str, Any]] = {}
-    for (_, speaker, emotion, _), v in voiced.items():
+    for job, v in voiced.items():
         row = out.setdefault(
-            f"{speaker}:{emotion}", {"turns": 0, "first_try": 0, "retried": 0, "dropped": 0}
+            f"{job.role}:{job.emotion}", {"turns": 0, "first_try": 0, "retried": 0, "dropped": 0}
         )
         row["turns"] += 1
         row["dropped" if not v.accepted else "retried" if v.attempts > 1 else "first_try"] += 1
@@ -144,9 +149,10 @@ class PiperVoicer:
         return emotion in (HUMAN_PROFILES if speaker == "human" else ASSISTANT_PROFILES)
 
     def voice_all(
-        self, jobs: Sequence[VoiceJob], on_done: Callable[[], None] | None = None
-    ) -> dict[VoiceJob, Voiced]:
-        by_render = {(t, s, e): (t, s, e, v) for t, s, e, v in jobs}
+        self, jobs: Sequence[TurnRequest], on_done: Callable[[], None] | None = None
+    ) -> dict[TurnRequest, Voiced]:
+        # The renderer draws one voice per role itself, so the voice is not part of its job.
+        by_render = {(j.text, j.role, j.emotion): j for j in jobs}
         before = (self.renderer.fresh_renders, self.renderer.cache_hits)
         done = render_all(
             self.renderer,
@@ -158,9 +164,9 @@ class PiperVoicer:
             self.stats.timed = False
         self.stats.fresh += self.renderer.fresh_renders - before[0]
         self.stats.cached += self.renderer.cache_hits - before[1]
-        out: dict[VoiceJob, Voiced] = {}
+        out: dict[TurnRequest, Voiced] = {}
         for job in jobs:
-            v = done[(job[0], job[1], job[2])]
+            v = done[(job.text, job.role, job.emotion)]
             qc: dict[str, Any] = {"features": v.features.as_dict()}
             if v.delta is not None:
                 qc["delta"] = v.delta.as_dict()
@@ -175,7 +181,7 @@ class PiperVoicer:
             )
         return out
 
-    def qc_table(self, voiced: dict[VoiceJob, Voiced]) -> dict[str, dict[str, Any]]:
+    def qc_table(self, voiced: dict[TurnRequest, Voiced]) -> dict[str, dict[str, Any]]:
         return qc_counts(voiced)
 
     def describe(self) -> dict[str, Any]:
@@ -208,10 +214,6 @@ class ScorerVoicer:
         max_tries: int = 10,
         min_dnsmos_ovrl: float | None = None,
     ) -> None:
-        from paraudit.qc.scorer import AudioScorer
-        from paraudit.qc.ser import make_ser
-        from paraudit.render.tts import make_tts
-
         self.tts = make_tts(tts_spec, cache_dir=cache_dir)
         self.scorer = AudioScorer(
             self.tts,
@@ -250,8 +252,6 @@ class ScorerVoicer:
         return tuple(self.tts.voices)
 
     def can_voice(self, speaker: Speaker, emotion: str) -> bool:
-        from paraudit.qc.rules import canonical_emotion
-
         try:
             canonical_emotion(emotion)
             self.tts.request("x", emotion, speaker, self.tts.voices[0], 0)
@@ -260,9 +260,6 @@ class ScorerVoicer:
         return True
 
     def _write(self, clip: Any) -> Path:
-        from paraudit.items.dataset import sha256_bytes
-        from paraudit.render.tts import wav_bytes
-
         data = wav_bytes(clip)
         path = self.clips / f"{sha256_bytes(data)}.wav"
         if not path.is_file():
@@ -273,28 +270,29 @@ class ScorerVoicer:
         return path
 
     def voice_all(
-        self, jobs: Sequence[VoiceJob], on_done: Callable[[], None] | None = None
-    ) -> dict[VoiceJob, Voiced]:
+        self, jobs: Sequence[TurnRequest], on_done: Callable[[], None] | None = None
+    ) -> dict[TurnRequest, Voiced]:
         t0 = time.perf_counter()
         tts0 = self.stats.tts_s
         before = (self.tts.fresh_renders, self.tts.cache_hits)
-        turn_jobs = {(t, e, s, v): (t, s, e, v) for t, s, e, v in jobs}
         outcomes = self.scorer.render_turns(
-            list(turn_jobs),
+            jobs,
             workers=self.workers,
             on_done=(lambda _j, _o: on_done()) if on_done else None,
         )
-        out: dict[VoiceJob, Voiced] = {}
-        for tj, o in outcomes.items():
-            job = turn_jobs[tj]
+        out: dict[TurnRequest, Voiced] = {}
+        for job, o in outcomes.items():
             last = o.verdicts[-1] if o.verdicts else None
             qc: dict[str, Any] = {
                 "tries": o.tries,
                 "accepted_tries": o.accepted,
                 "rule": last.rule if last else None,
             }
+            if o.repeated_at is not None:
+                qc["repeated_at"] = o.repeated_at
             if o.best is None:
-                out[job] = Voiced(None, False, o.tries, o.reasons[-1:], qc, 0.0)
+                misses = last.misses if last else ()
+                out[job] = Voiced(None, False, o.tries, o.reasons[-1:], qc, 0.0, misses)
                 continue
             qc["kept_try"] = o.best.attempt
             qc["values"] = {k: round(float(x), 4) for k, x in o.best.verdict.values.items()}
@@ -308,7 +306,7 @@ class ScorerVoicer:
         self.stats.timed = self.workers <= 1
         return out
 
-    def qc_table(self, voiced: dict[VoiceJob, Voiced]) -> dict[str, dict[str, Any]]:
+    def qc_table(self, voiced: dict[TurnRequest, Voiced]) -> dict[str, dict[str, Any]]:
         return {k: dict(v) for k, v in self.scorer.counts.as_dict().items()}
 
     def describe(self) -> dict[str, Any]:

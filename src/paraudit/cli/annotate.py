@@ -31,17 +31,76 @@ from paraudit.cli.outputs import (
 from paraudit.errors import ParauditError
 from paraudit.stats.agreement import agreement_summary, item_accuracy
 
-ANNOTATORS = typer.Option(..., "--annotators", help="Names 'alice,bob' or a count '5'.")
-PER = typer.Option(50, "--per-annotator", help="Scored stimuli per annotator (own + overlap).")
-OVERLAP = typer.Option(10, "--overlap", help="Stimuli every annotator hears (for agreement).")
-REPEATS = typer.Option(3, "--repeats", help="Hidden repeats per annotator (consistency).")
-CATCH = typer.Option(3, "--catch", help="Attention-check items per annotator.")
-TASKS = typer.Option("", "--tasks", help="Comma-separated tasks to draw from (default: all).")
-SEED = typer.Option(0, "--seed", help="Seed of the assignment and response orders.")
-MIN_LISTEN = typer.Option(
-    0.9, "--min-listen", help="Share of a clip's duration that must pass between play and end."
+STUDY = "Study design"  # --help panels (cli/help.py)
+SERVER = "Store and server"
+SIMULATION = "Simulation"
+ANNOTATORS = typer.Option(
+    ...,
+    "--annotators",
+    metavar="WHO",
+    help="Names 'alice,bob' or a count '5'.",
+    rich_help_panel=STUDY,
 )
-STORE = typer.Option(Path("annotations.sqlite"), "--store", help="SQLite file of the study.")
+PER = typer.Option(
+    50,
+    "--per-annotator",
+    metavar="N",
+    help="Scored stimuli per annotator (own + overlap); repeats and catch items come on top.",
+    rich_help_panel=STUDY,
+)
+OVERLAP = typer.Option(
+    10,
+    "--overlap",
+    metavar="N",
+    help="Stimuli every annotator hears (for agreement).",
+    rich_help_panel=STUDY,
+)
+REPEATS = typer.Option(
+    3,
+    "--repeats",
+    metavar="N",
+    help="Hidden repeats per annotator (consistency).",
+    rich_help_panel=STUDY,
+)
+CATCH = typer.Option(
+    3, "--catch", metavar="N", help="Attention-check items per annotator.", rich_help_panel=STUDY
+)
+TASKS = typer.Option(
+    "",
+    "--tasks",
+    metavar="LIST",
+    help="Comma-separated tasks to draw from (default: all).",
+    rich_help_panel=STUDY,
+)
+SEED = typer.Option(
+    0,
+    "--seed",
+    metavar="N",
+    help="Seed of the assignment and response orders.",
+    rich_help_panel=STUDY,
+)
+MIN_LISTEN = typer.Option(
+    0.9,
+    "--min-listen",
+    metavar="X",
+    help="Share of a clip's duration that must pass between play and end.",
+    rich_help_panel=STUDY,
+)
+STORE = typer.Option(
+    Path("annotations.sqlite"),
+    "--store",
+    metavar="FILE",
+    help="SQLite file of the study.",
+    rich_help_panel=SERVER,
+)
+
+
+def progress_text(kinds: dict[str, int]) -> str:
+    """'50 scored + 6 checks': --per-annotator counts scored stimuli only, so a bare '0/56'
+    beside --per-annotator 50 looked wrong; the hidden repeats and catch items are checks."""
+    scored = kinds.get("own", 0) + kinds.get("overlap", 0)
+    checks = kinds.get("repeat", 0) + kinds.get("catch", 0)
+    return f"{scored} scored + {checks} checks" if checks else f"{scored} scored"
 
 
 def _config(
@@ -78,9 +137,15 @@ def annotate(
     seed: int = SEED,
     min_listen: float = MIN_LISTEN,
     store: Path = STORE,
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
-    port: int = typer.Option(8000, "--port", min=1, max=65535),
-    no_serve: bool = typer.Option(False, "--no-serve", help="Create the study, print links, exit."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", metavar="ADDR", help="Address to listen on.", rich_help_panel=SERVER
+    ),
+    port: int = typer.Option(
+        8000, "--port", min=1, max=65535, metavar="N", help="Port.", rich_help_panel=SERVER
+    ),
+    no_serve: bool = typer.Option(
+        False, "--no-serve", help="Create the study, print links, exit.", rich_help_panel=SERVER
+    ),
 ) -> None:
     """Human validation: serve the listening test (native pointwise format) and print one secret
     link per annotator. Rerun the same command to resume after a stop."""
@@ -98,8 +163,12 @@ def annotate(
         console.print(f"{verb} study {escape(str(store))}", highlight=False)
         console.print("annotator links (secret: give each person only their own):")
         for name, token in st.annotators():
-            done, total = st.count(name)
-            console.print(f"  {escape(name)}  {base}/a/{token}  ({done}/{total})", highlight=False)
+            done, _ = st.count(name)
+            progress = f"{done} of {progress_text(st.kinds(name))}"
+            # One logical line (soft-wrapped): a link copied from the terminal stays whole.
+            console.print(
+                f"  {escape(name)}  ({progress})  {base}/a/{token}", highlight=False, soft_wrap=True
+            )
         console.print(f"admin: {base}/admin/{st.meta('admin_token')}", highlight=False)
     finally:
         st.close()
@@ -121,12 +190,21 @@ def annotate(
 @user_errors
 def annotate_export(
     store: Path = typer.Argument(..., help="Annotation store (SQLite)."),
-    jsonl: Path | None = typer.Option(None, "--jsonl", help="Write every answer as JSONL."),
-    csv: Path | None = typer.Option(None, "--csv", help="Write every answer as CSV."),
-    run: Path | None = typer.Option(
-        None, "--run", help="Write a run folder of human answers for 'paraudit report'."
+    jsonl: Path | None = typer.Option(
+        None, "--jsonl", metavar="FILE", help="Write every answer as JSONL."
     ),
-    label: str = typer.Option("human", "--label", help="Judge label of the human rows."),
+    csv: Path | None = typer.Option(
+        None, "--csv", metavar="FILE", help="Write every answer as CSV."
+    ),
+    run: Path | None = typer.Option(
+        None,
+        "--run",
+        metavar="DIR",
+        help="Write a run folder of human answers for 'paraudit report'.",
+    ),
+    label: str = typer.Option(
+        "human", "--label", metavar="NAME", help="Judge label of the human rows."
+    ),
     split: bool = typer.Option(False, "--split", help="One judge row per annotator."),
     force: bool = typer.Option(
         False, "--force", help="Replace earlier exports at --jsonl / --csv."
@@ -163,8 +241,12 @@ def _fmt(x: object) -> str:
 @user_errors
 def annotate_stats(
     store: Path = typer.Argument(..., help="Annotation store (SQLite)."),
-    threshold: float = typer.Option(0.5, "--threshold", help="Flag items below this accuracy."),
-    out: Path | None = typer.Option(None, "--json", help="Also write every figure as JSON."),
+    threshold: float = typer.Option(
+        0.5, "--threshold", metavar="X", help="Flag items below this accuracy."
+    ),
+    out: Path | None = typer.Option(
+        None, "--json", metavar="FILE", help="Also write every figure as JSON."
+    ),
     force: bool = typer.Option(False, "--force", help="Replace an earlier --json output."),
 ) -> None:
     """Annotator accuracy, agreement on the overlap set, consistency, catch items, hard items."""
@@ -234,13 +316,27 @@ def annotate_simulate(
     tasks: str = TASKS,
     seed: int = SEED,
     min_listen: float = typer.Option(
-        0.0, "--min-listen", help="As for annotate; 0 lets simulated listeners skip waiting."
+        0.0,
+        "--min-listen",
+        metavar="X",
+        help="As for annotate; 0 lets simulated listeners skip waiting.",
+        rich_help_panel=STUDY,
     ),
     store: Path = STORE,
     skills: str = typer.Option(
-        "0.95,0.85,0.75,0.9,0.65", "--skills", help="Accuracy of each simulated annotator."
+        "0.95,0.85,0.75,0.9,0.65",
+        "--skills",
+        metavar="LIST",
+        help="Accuracy of each simulated annotator.",
+        rich_help_panel=SIMULATION,
     ),
-    run: Path | None = typer.Option(None, "--run", help="Then write a human run folder here."),
+    run: Path | None = typer.Option(
+        None,
+        "--run",
+        metavar="DIR",
+        help="Then write a human run folder here.",
+        rich_help_panel=SIMULATION,
+    ),
 ) -> None:
     """Simulated annotators through the real HTTP API (for demos and load tests; they read the
     answer key from the store, so their accuracy is the skill given, not a human result)."""

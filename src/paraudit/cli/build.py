@@ -25,9 +25,17 @@ from paraudit.builders.card import CARD_MD, write_card
 from paraudit.builders.pipeline import KINDS, BuildOptions, BuildResult, Reporter
 from paraudit.cli.build_checks import refuse_starter_options
 from paraudit.cli.common import console, fail, prepare_output, user_errors
+from paraudit.cli.help import OUTPUT
 from paraudit.compose.starter import BuildReport, build_starter
 from paraudit.items.validate import errors_of, validate_dataset
 from paraudit.sources.tables import ColumnMap
+
+# Panels of `build --help` (cli/help.py): where the texts come from, what to make of them,
+# what makes and voices them, which checks a clip must pass, what is written.
+SOURCE = "Source"
+WHAT_TO_BUILD = "What to build"
+MAKING = "How to compose and voice"
+CHECKS = "Quality checks"
 
 WHAT = ("starter", *KINDS)
 
@@ -91,11 +99,14 @@ def _usd(v: float | None) -> str:
     return "unknown" if v is None else f"${v:.2f}"
 
 
-def _dry_run(o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int) -> None:
-    from paraudit.builders.estimate import estimate, renders_per_clip
+def _dry_run(
+    o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int, max_tries: int
+) -> None:
+    from paraudit.builders.estimate import estimate, max_renders_per_clip, renders_per_clip
     from paraudit.builders.pipeline import load_candidates
 
-    e = estimate(o, load_candidates(o), llm, tts, renders_per_clip(tts, qc, max_accepted))
+    per_clip = max_renders_per_clip(tts, qc, max_tries)
+    e = estimate(o, load_candidates(o), llm, tts, renders_per_clip(tts, qc, max_accepted), per_clip)
     t = Table(title=f"dry run: build {o.kind} from {o.source.name} (nothing was called)")
     t.add_column("what")
     t.add_column("estimate", justify="right")
@@ -107,6 +118,10 @@ def _dry_run(o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int) ->
         ("characters sent", f"{e.chars_in:,}"),
         ("characters received", f"{e.chars_out:,}"),
         ("clips to voice", e.clips),
+        (
+            "renders at most (retry policy)",
+            f"{e.max_renders:,} ({e.max_clips:,} clips × {per_clip})",
+        ),
         ("audio seconds to synthesise", f"{e.audio_seconds:,.0f}"),
         (f"LLM cost ({llm})", _usd(e.llm_usd)),
         (f"TTS cost ({tts})", _usd(e.tts_usd)),
@@ -115,6 +130,10 @@ def _dry_run(o: BuildOptions, llm: str, tts: str, qc: str, max_accepted: int) ->
     console.print(t)
     for n in e.notes:
         console.print(f"  · {escape(n)}", highlight=False)
+
+
+LITTLE_SURVIVES = 0.5
+"""Below this share of composed pairs kept, the build explains its QC rejections."""
 
 
 def _summary(r: BuildResult, card: dict[str, Any]) -> None:
@@ -127,6 +146,15 @@ def _summary(r: BuildResult, card: dict[str, Any]) -> None:
         f"LLM calls {r.llm.get('calls', 0)} (+{r.llm.get('cache_hits', 0)} from cache) · "
         f"time {r.timings.get('total_s', 0):.1f} s · card: {r.options.out / CARD_MD}"
     )
+    composed = sum(r.composed.values())
+    if len(r.items) < LITTLE_SURVIVES * composed:
+        # Most of what was composed (and paid for) was dropped: say which rules dropped it.
+        console.print(
+            f"[yellow]only {len(r.items)} of {composed} composed pairs survived audio QC[/]"
+        )
+        for line in r.qc_summary():
+            console.print(escape(line), highlight=False)
+        console.print(f"every rule and count: {r.options.out / CARD_MD} (Audio QC)")
 
 
 def _validate(out: Path) -> None:
@@ -145,55 +173,168 @@ def build(
     what: str = typer.Argument(
         ..., help="starter (offline set) | single-turn | positional | conversations"
     ),
-    out: Path = typer.Option(..., "--out", help="Dataset folder to write."),
-    source: Path | None = typer.Option(None, "--source", help="Source JSONL/CSV/saved HF set."),
-    preset: str | None = typer.Option(None, "--preset", help="emocf | od3 (default by builder)."),
+    out: Path = typer.Option(
+        ..., "--out", metavar="DIR", help="Dataset folder to write.", rich_help_panel=OUTPUT
+    ),
+    source: Path | None = typer.Option(
+        None,
+        "--source",
+        metavar="FILE",
+        help="Source JSONL/CSV/saved HF set.",
+        rich_help_panel=SOURCE,
+    ),
+    preset: str | None = typer.Option(
+        None,
+        "--preset",
+        metavar="NAME",
+        help="emocf | od3 (default by builder).",
+        rich_help_panel=SOURCE,
+    ),
     mapping: str | None = typer.Option(
-        None, "--map", help="Column names: FIELD=COLUMN,... (turns.FIELD=… inside turns)."
+        None,
+        "--map",
+        metavar="MAP",
+        help="Column names: FIELD=COLUMN,... (turns.FIELD=COLUMN inside turns).",
+        rich_help_panel=SOURCE,
     ),
     llm: str | None = typer.Option(
-        None, "--llm", help="Generator: openai:MODEL[@URL][?opts] or gemini:MODEL."
+        None,
+        "--llm",
+        metavar="SPEC",
+        help="Generator: openai:MODEL[@URL][?opts] or gemini:MODEL.",
+        rich_help_panel=MAKING,
     ),
-    tts: str = typer.Option("piper", "--tts", help="TTS backend (piper[:VOICE.onnx], …)."),
-    n: int | None = typer.Option(None, "--n", min=1, help="Pairs to compose (default: all)."),
-    seed: int = typer.Option(0, "--seed", help="Seed for sampling, coins and voices."),
+    tts: str = typer.Option(
+        "piper",
+        "--tts",
+        metavar="SPEC",
+        help="TTS backend, e.g. piper or piper:VOICE.onnx.",
+        rich_help_panel=MAKING,
+    ),
+    n: int | None = typer.Option(
+        None,
+        "--n",
+        min=1,
+        metavar="N",
+        help="Pairs to compose (default: all).",
+        rich_help_panel=WHAT_TO_BUILD,
+    ),
+    seed: int = typer.Option(
+        0,
+        "--seed",
+        metavar="N",
+        help="Seed for sampling, coins and voices.",
+        rich_help_panel=WHAT_TO_BUILD,
+    ),
     limit: int | None = typer.Option(
-        None, "--limit", min=1, help="At most N source records tried (starter: items per task)."
+        None,
+        "--limit",
+        min=1,
+        metavar="N",
+        help="At most N source records tried (starter: items per task).",
+        rich_help_panel=WHAT_TO_BUILD,
     ),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print calls, characters, cost."),
-    force: bool = typer.Option(False, "--force", help="Replace a non-empty --out folder."),
-    audio: str = typer.Option("tts", "--audio", help="tts | source (single-turn recordings)."),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="Print calls, characters, cost.", rich_help_panel=OUTPUT
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="Replace a non-empty --out folder.", rich_help_panel=OUTPUT
+    ),
+    audio: str = typer.Option(
+        "tts",
+        "--audio",
+        metavar="tts|source",
+        help="Voice the texts, or use the source's recordings (single-turn).",
+        rich_help_panel=SOURCE,
+    ),
     audio_root: Path | None = typer.Option(
-        None, "--audio-root", help="Folder the source's file names are relative to."
+        None,
+        "--audio-root",
+        metavar="DIR",
+        help="Folder the source's file names are relative to.",
+        rich_help_panel=SOURCE,
     ),
     pairs: str | None = typer.Option(
-        None, "--pairs", help="Keep only these source pairs, e.g. anger/sadness,surprise/neutral."
+        None,
+        "--pairs",
+        metavar="LIST",
+        help="Keep only these source pairs, e.g. anger/sadness,surprise/neutral.",
+        rich_help_panel=WHAT_TO_BUILD,
     ),
     response_tone: str = typer.Option(
-        "neutral", "--response-tone", help="Tone of both single-turn responses."
+        "neutral",
+        "--response-tone",
+        metavar="TONE",
+        help="Tone of both single-turn responses.",
+        rich_help_panel=WHAT_TO_BUILD,
     ),
-    concurrency: int = typer.Option(4, "--concurrency", min=1, help="LLM calls in flight."),
-    balance: bool = typer.Option(True, "--balance/--no-balance", help="LLM-rated lexical balance."),
-    dnsmos: bool = typer.Option(True, "--dnsmos/--no-dnsmos", help="DNSMOS of response clips."),
+    concurrency: int = typer.Option(
+        4, "--concurrency", min=1, metavar="N", help="LLM calls in flight.", rich_help_panel=MAKING
+    ),
+    balance: bool = typer.Option(
+        True, "--balance/--no-balance", help="LLM-rated lexical balance.", rich_help_panel=CHECKS
+    ),
+    dnsmos: bool = typer.Option(
+        True, "--dnsmos/--no-dnsmos", help="DNSMOS of response clips.", rich_help_panel=CHECKS
+    ),
     workers: int | None = typer.Option(
-        None, "--workers", min=1, help="Render workers (scorer: threads; direction: processes)."
+        None,
+        "--workers",
+        min=1,
+        metavar="N",
+        help="Render workers (scorer: threads; direction: processes).",
+        rich_help_panel=MAKING,
     ),
     qc: str = typer.Option(
-        "scorer", "--qc", help="scorer (Audio Scorer render-and-retry) | direction (Piper only)."
+        "scorer",
+        "--qc",
+        metavar="KIND",
+        help="scorer (Audio Scorer render-and-retry) | direction (Piper only).",
+        rich_help_panel=CHECKS,
     ),
     ser: str | None = typer.Option(
-        None, "--ser", help="SER model for the scorer: emotion2vec[:MODEL] | hf:PATH."
+        None,
+        "--ser",
+        metavar="SPEC",
+        help="SER model for the scorer: emotion2vec[:MODEL] | hf:PATH.",
+        rich_help_panel=CHECKS,
     ),
-    max_accepted: int = typer.Option(3, "--max-accepted", min=1, help="Scorer: stop after N."),
-    max_tries: int = typer.Option(10, "--max-tries", min=1, help="Scorer: give up after N."),
+    max_accepted: int = typer.Option(
+        3,
+        "--max-accepted",
+        min=1,
+        metavar="N",
+        help="Scorer: stop after N.",
+        rich_help_panel=CHECKS,
+    ),
+    max_tries: int = typer.Option(
+        10,
+        "--max-tries",
+        min=1,
+        metavar="N",
+        help="Scorer: give up after N.",
+        rich_help_panel=CHECKS,
+    ),
     min_dnsmos: float | None = typer.Option(
-        None, "--min-dnsmos", help="Scorer: reject renderings with DNSMOS OVRL below this."
+        None,
+        "--min-dnsmos",
+        metavar="X",
+        help="Scorer: reject renderings with DNSMOS OVRL below this.",
+        rich_help_panel=CHECKS,
     ),
     voice: Path | None = typer.Option(
-        None, "--voice", help="starter: a Piper .onnx voice (default: bundled joe-medium)."
+        None,
+        "--voice",
+        metavar="FILE",
+        help="starter: a Piper .onnx voice (default: bundled joe-medium).",
+        rich_help_panel=MAKING,
     ),
     cache: Path | None = typer.Option(
-        None, "--cache", help="Cache folder for renders and LLM replies (~/.cache/paraudit)."
+        None,
+        "--cache",
+        metavar="DIR",
+        help="Cache folder for renders and LLM replies (default: ~/.cache/paraudit).",
+        rich_help_panel=OUTPUT,
     ),
 ) -> None:
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
@@ -245,7 +386,7 @@ def build(
     if max_tries < max_accepted:
         raise fail("--max-tries must be at least --max-accepted")
     if dry_run:
-        _dry_run(o, llm, tts, qc, max_accepted)
+        _dry_run(o, llm, tts, qc, max_accepted, max_tries)
         return
     voicing = {
         "qc": qc,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich import box
 from rich.table import Table
 
 from paraudit.cli.common import console, fail, user_errors, warn
+from paraudit.cli.help import OUTPUT, STATS
 from paraudit.cli.outputs import check_output_file, json_kind, marked_json, write_output_file
 from paraudit.cli.run_checks import check_replicates
 from paraudit.errors import ParauditError
@@ -17,25 +19,39 @@ from paraudit.runfolder.spec import run_dataset
 from paraudit.stats.compare import compare_runs, resolve_pair
 
 COMPARE_JSON = json_kind("comparison JSON", "compare")
+WHAT = "What to compare"  # a --help panel (cli/help.py)
 
 
 @user_errors
 def compare(
     run_a: Path = typer.Argument(..., help="Baseline run folder."),
     run_b: Path = typer.Argument(..., help="Candidate run folder."),
-    out: Path | None = typer.Option(None, "--out", help="Also write the comparison as JSON."),
-    replicates: int = typer.Option(10_000, min=100, help="Bootstrap replicates."),
-    seed: int = typer.Option(0, help="Bootstrap seed."),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        metavar="FILE",
+        help="Also write the comparison as JSON.",
+        rich_help_panel=OUTPUT,
+    ),
+    replicates: int = typer.Option(
+        10_000, min=100, metavar="N", help="Bootstrap replicates.", rich_help_panel=STATS
+    ),
+    seed: int = typer.Option(0, metavar="N", help="Bootstrap seed.", rich_help_panel=STATS),
     renderings: bool = typer.Option(
         False,
         "--renderings",
         help="Dataset-level: the same items in two renderings (e.g. TTS vs source recordings);"
         " Spearman rho of each judge's (P,O,J) state profile.",
+        rich_help_panel=WHAT,
     ),
-    force: bool = typer.Option(False, "--force", help="Replace an earlier comparison at --out."),
+    force: bool = typer.Option(
+        False, "--force", help="Replace an earlier comparison at --out.", rich_help_panel=OUTPUT
+    ),
     judge: list[str] = typer.Option(
         [],
         "--judge",
+        metavar="A=B",
+        rich_help_panel=WHAT,
         help="LABEL_A=LABEL_B: compare judge LABEL_A of RUN_A with LABEL_B of RUN_B (repeatable;"
         " default: judges of the same name, or the only judge of each run).",
     ),
@@ -153,12 +169,31 @@ def _renderings(run_a: Path, run_b: Path, out: Path | None) -> None:
         raise fail("the runs share no item: compare runs on two renderings of the same items")
     if not result["judges"]:
         raise fail("no judge has (P,O,J) states in both runs (run probes J, P and O)")
+    console.print(renderings_table(result))
+    p = result["pooled"]
+    console.print(
+        f"pooled over judges: Spearman {fmt(p.get('spearman'))}, Pearson {fmt(p.get('pearson'))}"
+        f" ({p['points']} points)"
+    )
+    if out:
+        write_output_file(out, marked_json(result, "compare"))
+
+
+def renderings_table(result: dict[str, Any]) -> Table:
+    """One row per judge; the judge column is never cut ("builtin:p…") and the number columns
+    are short, so the table fits 80 columns with every name whole."""
     table = Table(
         title=f"state profiles, same {result['shared_items']} items in two renderings "
-        f"(A has {result['items_a']}, B has {result['items_b']})"
+        f"(A has {result['items_a']}, B has {result['items_b']}); n: instances, ρ: Spearman, "
+        "r: Pearson, TV: total-variation distance",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
     )
-    for col in ("judge", "instances A", "instances B", "Spearman ρ", "Pearson r", "slope", "TV"):
-        table.add_column(col)
+    longest = max((len(j["judge"]) for j in result["judges"]), default=5)
+    table.add_column("judge", no_wrap=True, min_width=longest)
+    for col in ("n A", "n B", "ρ", "r", "slope", "TV"):
+        table.add_column(col, justify="right", no_wrap=True)
     for j in result["judges"]:
         table.add_row(
             j["judge"],
@@ -169,11 +204,4 @@ def _renderings(run_a: Path, run_b: Path, out: Path | None) -> None:
             fmt(j["slope"]),
             fmt(j["tv_distance"]),
         )
-    console.print(table)
-    p = result["pooled"]
-    console.print(
-        f"pooled over judges: Spearman {fmt(p.get('spearman'))}, Pearson {fmt(p.get('pearson'))}"
-        f" ({p['points']} points)"
-    )
-    if out:
-        write_output_file(out, marked_json(result, "compare"))
+    return table

@@ -11,6 +11,7 @@ from paraudit.cli.build import run_build
 from paraudit.cli.common import check_folder, console, user_errors
 from paraudit.cli.outputs import refuse_inside_dataset, refuse_inside_run
 from paraudit.cli.run import execute, print_summary
+from paraudit.cli.verdicts import print_report_path, print_verdicts
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import MANIFEST, foreign_entries, refuse_foreign
 from paraudit.items.validate import dataset_errors
@@ -55,13 +56,22 @@ def check_demo_folder(out: Path, cache: Path | None, force: bool) -> bool:
 
 @user_errors
 def demo(
-    out: Path = typer.Option(Path("demo-out"), "--out", help="Folder for the dataset and the run."),
-    cache: Path | None = typer.Option(None, "--cache", help="Render cache folder."),
+    out: Path = typer.Option(
+        Path("demo-out"), "--out", metavar="DIR", help="Folder for the dataset and the run."
+    ),
+    cache: Path | None = typer.Option(None, "--cache", metavar="DIR", help="Render cache folder."),
     annotators: int = typer.Option(
-        0, "--annotators", min=0, help="Also simulate N listeners (paraudit[annotate])."
+        0,
+        "--annotators",
+        min=0,
+        metavar="N",
+        help="Also simulate N listeners (paraudit[annotate]).",
     ),
     force: bool = typer.Option(
         False, "--force", help="Rebuild OUT/starter when it is not a valid dataset."
+    ),
+    table: bool = typer.Option(
+        False, "--table", help="Also print the per-cell accuracy table before the verdicts."
     ),
 ) -> None:
     """The offline demo audit: starter set × four built-in judges × every probe and cue,
@@ -73,11 +83,13 @@ def demo(
         run_build(dataset, None, None, cache)
     plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
     outcome = execute(RunConfig(dataset, DEMO_JUDGES, out / "run", plan, concurrency=16))
-    print_summary(outcome.table)
+    if table:
+        print_summary(outcome.table)
     runs = [out / "run"]
     if annotators:  # a simulated "human" row through the real listening-test app
         from paraudit.annotate.simulate import demo_humans
 
         runs.append(demo_humans(dataset, out, annotators))
     report = write_report(runs, out / "report")
-    console.print(f"[green]✓[/] diagnostic report → {escape(str(report))}", highlight=False)
+    print_verdicts(out / "report")
+    print_report_path(report)

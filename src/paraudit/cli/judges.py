@@ -13,8 +13,12 @@ from paraudit.judges.registry import BUILTIN_MODELS, list_backends
 
 @user_errors
 def judges(
-    engine: str = typer.Option("local", help="local | ray: also show the Ray cluster."),
-    ray_address: str | None = typer.Option(None, help="Ray cluster: auto | ray://HOST:10001."),
+    engine: str = typer.Option(
+        "local", metavar="local|ray", help="local | ray: also show the Ray cluster."
+    ),
+    ray_address: str | None = typer.Option(
+        None, metavar="ADDR", help="Ray cluster: auto | ray://HOST:10001."
+    ),
 ) -> None:
     """List judge backends (and, with --engine ray, the cluster's resources)."""
     # One block per backend rather than a table: install commands and spec forms must stay

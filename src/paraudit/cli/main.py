@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 try:
     from typer import _click as click  # typer ≥ 0.24 vendors click; its types are these
@@ -89,9 +89,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 
 def load_command(name: str) -> click.Command:
     """Import one command's module and build its click command."""
+    from paraudit.cli.help import Help  # with the command, not for the listing
+
     module, attr, _ = COMMANDS[name]
     sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    sub.command(name)(getattr(importlib.import_module(module), attr))
+    sub.command(name, cls=Help)(getattr(importlib.import_module(module), attr))
     return typer.main.get_command(sub)
 
 
@@ -106,6 +108,12 @@ class LazyGroup(TyperGroup):
         if cmd_name in COMMANDS:
             return TyperCommand(cmd_name, help=COMMANDS[cmd_name][2])  # a listing entry
         return super().get_command(ctx, cmd_name)
+
+    def get_help_option(self, ctx: click.Context) -> TyperOption | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""  # a flag takes no value: no "<bool>" type beside --help
+        return option
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from paraudit.cli.common import console, fail, user_errors, warn
+from paraudit.cli.help import OUTPUT, STATS
 from paraudit.cli.outputs import refuse_inside_dataset
 from paraudit.cli.run_checks import check_replicates
 from paraudit.runfolder.labels import run_labels
@@ -17,14 +18,20 @@ from paraudit.runfolder.spec import run_dataset
 @user_errors
 def report(
     runs: list[Path] = typer.Argument(..., help="Run folders (written by 'paraudit run')."),
-    out: Path = typer.Option(..., "--out", help="Report folder."),
+    out: Path = typer.Option(
+        ..., "--out", metavar="DIR", help="Report folder.", rich_help_panel=OUTPUT
+    ),
     label: list[str] = typer.Option(
         [],
         "--label",
+        metavar="NAME",
+        rich_help_panel=OUTPUT,
         help="A name per run, in order (default: the shortest path parts that tell runs apart).",
     ),
-    replicates: int = typer.Option(10_000, min=100, help="Bootstrap replicates."),
-    seed: int = typer.Option(0, help="Bootstrap seed."),
+    replicates: int = typer.Option(
+        10_000, min=100, metavar="N", help="Bootstrap replicates.", rich_help_panel=STATS
+    ),
+    seed: int = typer.Option(0, metavar="N", help="Bootstrap seed.", rich_help_panel=STATS),
 ) -> None:
     """Write the diagnostic report (HTML, Markdown, JSON, CSV, LaTeX, figures)."""
     check_replicates(replicates)

@@ -13,10 +13,12 @@ from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from paraudit.cli.common import console, err_console, fail, user_errors
+from paraudit.cli.common import console, err_console, fail, prepare_output, user_errors
 from paraudit.cli.engine import open_engine, print_cluster, print_estimates
+from paraudit.cli.help import ASK, CALLS, OUTPUT, SCALE
 from paraudit.cli.ray_faults import execute_on_ray
 from paraudit.cli.run_checks import check_run_options
+from paraudit.cli.verdicts import print_report_path, print_verdicts
 from paraudit.judges.prices import load_prices
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
@@ -92,8 +94,8 @@ def execute(cfg: RunConfig) -> RunOutcome:
 
         runner = Runner(cfg, update)
         outcome = asyncio.run(runner.execute())
-    for note in runner.notes:
-        err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+    for note in runner.notes:  # wrapped at spaces by rich: the terminal would break mid-word
+        err_console.print(f"[yellow]note:[/] {note}", highlight=False)
     counts = outcome.statuses
     console.print(
         f"{outcome.rows} results ({counts['ok']} answered, {counts['unparsed']} unparsed, "
@@ -102,16 +104,23 @@ def execute(cfg: RunConfig) -> RunOutcome:
         "store, or identical prompts asked once) "
         f"→ {cfg.out / 'results.jsonl'}",
         highlight=False,
-        soft_wrap=True,
     )
     return outcome
 
 
 def print_summary(cells: list[dict[str, Any]]) -> None:
-    """A compact table that fits 80 columns: judges by key (legend below), short task and
-    protocol names, counts of unparsed/refused/error rows. The report has the full tables.
+    """A compact table that fits 80 columns: judges by key, short task and protocol names,
+    counts of unparsed/refused/error rows; its legend comes first, so a table longer than the
+    screen cannot scroll it away. The report has the full tables.
     `cells` is stats.accuracy.CellTally's table (summary_table of the rows)."""
     keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in cells), 1)}
+    for judge, key in keys.items():
+        console.print(f"{key} = {judge}", highlight=False, soft_wrap=True)
+    console.print(
+        "pr: probe · unp/ref: unparsed, refused (count as wrong) · err: failed calls (no "
+        "answer, left out) · R1%: share of first-option picks",
+        highlight=False,
+    )
     table = Table(
         title="accuracy (strict), per instance",
         box=box.SIMPLE_HEAD,
@@ -141,15 +150,14 @@ def print_summary(cells: list[dict[str, Any]]) -> None:
             "–" if fp is None else f"{fp:.0%}",
         )
     console.print(table)
-    for judge, key in keys.items():
-        console.print(f"{key} = {judge}", highlight=False, soft_wrap=True)
-    console.print(
-        "pr: probe · unp/ref: unparsed, refused (count as wrong) · err: failed calls (no "
-        "answer, left out) · "
-        "R1%: share of first-option picks · item-level 95 % intervals, order-consistent "
-        "states and verdicts: paraudit report RUN_DIR",
-        highlight=False,
-    )
+
+
+def check_report_folder(report: Path, out: Path) -> None:
+    """--report before any call: a new or empty folder, or an earlier report (refreshed in
+    place, as `paraudit report` does), never the run folder itself."""
+    if report.absolute() == out.absolute():
+        raise fail("--report must be another folder than --out (the run folder)")
+    prepare_output(report, force=True, what="--report", marker="summary.json")
 
 
 def resume_command(dataset: Path, judges: list[str], out: Path, extra: list[str]) -> str:
@@ -163,46 +171,126 @@ def resume_command(dataset: Path, judges: list[str], out: Path, extra: list[str]
 def run(
     dataset: Path = typer.Argument(..., help="Dataset folder."),
     judge: list[str] = typer.Option(
-        ..., "--judge", help="Judge spec, e.g. builtin:prosody (repeatable)."
+        ...,
+        "--judge",
+        metavar="SPEC",
+        help="Judge spec, e.g. builtin:prosody (repeatable).",
+        rich_help_panel=ASK,
     ),
-    out: Path = typer.Option(..., "--out", help="Run folder (reused to resume)."),
-    probes: str = typer.Option("J,P,O,S,T", help="Probes: J,P,O,S,T (S needs P)."),
-    protocols: str = typer.Option("pointwise,pairwise", help="pointwise,pairwise."),
-    cues: str = typer.Option("none,soft,hard,transition", help="none,soft,hard,transition."),
-    orders: str = typer.Option("both", help="both | one (a seeded draw per instance)."),
-    concurrency: int = typer.Option(8, min=1, help="Calls in flight at once."),
-    rpm: float | None = typer.Option(None, help="Requests per minute per judge (> 0)."),
-    parse_retries: int = typer.Option(0, min=0, help="Re-ask an unparsed reply N times."),
-    max_attempts: int = typer.Option(4, min=1, help="Attempts per call before an error row."),
-    timeout: float = typer.Option(120.0, help="Seconds per call and for a judge's start-up."),
+    out: Path = typer.Option(
+        ..., "--out", metavar="DIR", help="Run folder (reused to resume).", rich_help_panel=OUTPUT
+    ),
+    probes: str = typer.Option(
+        "J,P,O,S,T", metavar="LIST", help="Probes to ask (S needs P).", rich_help_panel=ASK
+    ),
+    protocols: str = typer.Option(
+        "pointwise,pairwise", metavar="LIST", help="Protocols to ask.", rich_help_panel=ASK
+    ),
+    cues: str = typer.Option(
+        "none,soft,hard,transition", metavar="LIST", help="Cues to ask.", rich_help_panel=ASK
+    ),
+    orders: str = typer.Option(
+        "both",
+        metavar="both|one",
+        help="Every presentation order, or one seeded draw per instance.",
+        rich_help_panel=ASK,
+    ),
+    concurrency: int = typer.Option(
+        8, min=1, metavar="N", help="Calls in flight at once.", rich_help_panel=CALLS
+    ),
+    rpm: float | None = typer.Option(
+        None, metavar="N", help="Requests per minute per judge (> 0).", rich_help_panel=CALLS
+    ),
+    parse_retries: int = typer.Option(
+        0, min=0, metavar="N", help="Re-ask an unparsed reply N times.", rich_help_panel=CALLS
+    ),
+    max_attempts: int = typer.Option(
+        4, min=1, metavar="N", help="Attempts per call before an error row.", rich_help_panel=CALLS
+    ),
+    timeout: float = typer.Option(
+        120.0,
+        metavar="SECONDS",
+        help="Per call, and for a judge's start-up.",
+        rich_help_panel=CALLS,
+    ),
     max_wait: float | None = typer.Option(
-        None, help="Longest wait a server's Retry-After may impose (default: 3 × --timeout)."
+        None,
+        metavar="SECONDS",
+        help="Longest wait a server's Retry-After may impose (default: 3 × --timeout).",
+        rich_help_panel=CALLS,
     ),
-    limit: int | None = typer.Option(None, min=1, help="Only the first N items."),
-    seed: int = typer.Option(0, help="Seed for --orders one."),
+    limit: int | None = typer.Option(
+        None,
+        min=1,
+        metavar="N",
+        help="A quick trial: the first N items of each task.",
+        rich_help_panel=ASK,
+    ),
+    seed: int = typer.Option(0, metavar="N", help="Seed for --orders one.", rich_help_panel=ASK),
     extend: bool = typer.Option(
         False,
         "--extend",
         help="Add judges, probes, protocols or cues to the run already in --out.",
+        rich_help_panel=OUTPUT,
     ),
     dry: bool = typer.Option(
-        False, "--dry-run", help="Print plan size, audio seconds, tokens and estimated cost."
+        False,
+        "--dry-run",
+        help="Print plan size, audio seconds, tokens and estimated cost.",
+        rich_help_panel=OUTPUT,
     ),
-    prices: Path | None = typer.Option(None, "--prices", help="JSON price table for --dry-run."),
+    report: Path | None = typer.Option(
+        None,
+        "--report",
+        metavar="DIR",
+        help="Then write the diagnostic report to DIR and end with one verdict per judge × "
+        "task (without it: the per-cell table).",
+        rich_help_panel=OUTPUT,
+    ),
+    table: bool = typer.Option(
+        False,
+        "--table",
+        help="With --report: also print the per-cell accuracy table.",
+        rich_help_panel=OUTPUT,
+    ),
+    prices: Path | None = typer.Option(
+        None,
+        "--prices",
+        metavar="FILE",
+        help="JSON price table for --dry-run.",
+        rich_help_panel=OUTPUT,
+    ),
     api_key_env: str | None = typer.Option(
-        None, "--api-key-env", help="Read hosted judges' API key from this variable."
+        None,
+        "--api-key-env",
+        metavar="VAR",
+        help="Read hosted judges' API key from this variable.",
+        rich_help_panel=CALLS,
     ),
-    engine: str = typer.Option("local", help="Where judges run: local | ray (a Ray cluster)."),
+    engine: str = typer.Option(
+        "local",
+        metavar="local|ray",
+        help="Where judges run: here, or on a Ray cluster.",
+        rich_help_panel=SCALE,
+    ),
     ray_address: str | None = typer.Option(
-        None, help="Ray cluster to join: auto | ray://HOST:10001 (default: start one here)."
+        None,
+        metavar="ADDR",
+        help="Ray cluster to join: auto | ray://HOST:10001 (default: start one here).",
+        rich_help_panel=SCALE,
     ),
-    num_workers: int | None = typer.Option(None, min=1, help="Ray workers per judge."),
-    gpus_per_worker: float | None = typer.Option(None, min=0, help="GPUs per Ray worker."),
+    num_workers: int | None = typer.Option(
+        None, min=1, metavar="N", help="Ray workers per judge.", rich_help_panel=SCALE
+    ),
+    gpus_per_worker: float | None = typer.Option(
+        None, min=0, metavar="N", help="GPUs per Ray worker.", rich_help_panel=SCALE
+    ),
     ray_data: bool | None = typer.Option(
         None,
         "--ray-data/--no-ray-data",
         help="Ray: make each judge's unanswered calls as a Ray Dataset (default), or send "
         "every call to the judge's actor pool.",
+        rich_help_panel=SCALE,
     ),
 ) -> None:
     """Put every counterfactual question to each judge; a rerun resumes."""
@@ -256,6 +344,8 @@ def run(
                 print_cluster(cluster)
                 print_estimates(cluster, cfg)
             return
+        if report is not None:
+            check_report_folder(report, out)
         extra = [
             f"--{name}={value}"
             for name, value, default in (
@@ -274,7 +364,20 @@ def run(
         else:  # a lost node or a dead cluster: one line and the command that resumes
             resume = resume_command(dataset, judge, out, [*extra, "--engine", "ray"])
             outcome = execute_on_ray(lambda: execute(cfg), out, resume)
-    print_summary(outcome.table)
+    if report is None or table:
+        print_summary(outcome.table)
+    if report is None:
+        console.print(
+            "verdicts, item-level 95 % intervals and order-consistent states: "
+            f"paraudit report {shlex.quote(str(out))} --out REPORT_DIR (or rerun with --report)",
+            highlight=False,
+        )
+    else:
+        from paraudit.report.build import write_report  # the statistics stack: only now
+
+        path = write_report([out], report)
+        print_verdicts(report)
+        print_report_path(path)
     errors = outcome.statuses["error"]
     if errors:
         raise fail(

@@ -22,8 +22,12 @@ def print_problems(problems: list[Problem]) -> None:
 @user_errors
 def validate(
     dataset: Path = typer.Argument(..., help="Dataset folder."),
-    humans: Path | None = typer.Option(None, "--humans", help="Annotation store: list hard items."),
-    human_threshold: float = typer.Option(0.5, "--human-threshold"),
+    humans: Path | None = typer.Option(
+        None, "--humans", metavar="STORE", help="Annotation store: list hard items."
+    ),
+    human_threshold: float = typer.Option(
+        0.5, "--human-threshold", metavar="X", help="With --humans: flag items below this accuracy."
+    ),
     mixed_formats: bool | None = typer.Option(
         None,
         "--mixed-formats/--one-format",

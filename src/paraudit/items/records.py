@@ -22,6 +22,21 @@ KNOWN_TASKS = ("single-turn-emotions", "positional-emotion", "emotional-conversa
 HUMAN_EMOTIONS = ("neutral", "happy", "sad", "angry", "surprised", "frazzled", "hesitant")
 ASSISTANT_EMOTIONS = ("neutral", "happy", "empathetic")
 DEFAULT_VOCABULARY = tuple(dict.fromkeys(HUMAN_EMOTIONS + ASSISTANT_EMOTIONS))
+# Other names for them: the paper's assistant label "apologetic/empathetic/reassuring", the
+# source corpora's nouns and common synonyms. Shared by the TTS styles, the Piper profiles and
+# the Audio Scorer's rules, so all three read an emotion the same way.
+EMOTION_ALIASES = {
+    "apologetic": "empathetic",
+    "reassuring": "empathetic",
+    "apologetic/empathetic/reassuring": "empathetic",
+    "anger": "angry",
+    "sadness": "sad",
+    "joy": "happy",
+    "surprise": "surprised",
+    "fear": "fearful",
+    "disgust": "disgusted",
+    "hesistant": "hesitant",  # the paper's prompts spell it so
+}
 
 
 class _Record(BaseModel):

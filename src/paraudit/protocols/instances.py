@@ -319,11 +319,6 @@ def presentations(
     return [random.Random(h).choice(combos)]
 
 
-def choose_orders(item: AuditItem, orders: str, seed: int, key: str) -> list[str]:
-    """Response orders for a pointwise question (kept for callers that only swap responses)."""
-    return [o for _, o in presentations(item, "pointwise", orders, seed, key)]
-
-
 __all__ = [
     "AnswerKind",
     "CONTEXT_ORDERS",
@@ -335,7 +330,6 @@ __all__ = [
     "Presentation",
     "Probe",
     "Protocol",
-    "choose_orders",
     "cues_for",
     "is_multi_turn",
     "j_instance",

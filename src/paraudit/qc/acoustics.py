@@ -13,36 +13,17 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from paraudit.audio.pitch import estimate_f0_median, last_voiced_time, pitch_bounds, pitch_track
+
 SILENCE_BELOW_PEAK_DB = 28.0
 MIN_PAUSE_S = 0.12
 END_WINDOW_S = 0.6
 
 
-def pitch_bounds(median_hz: float) -> tuple[float, float]:
-    """A pitch floor and ceiling around a voice's median that avoid octave errors."""
-    return max(40.0, median_hz * 0.55), min(800.0, median_hz * 2.4)
-
-
-def _pitch_track(
-    samples: np.ndarray, rate: int, lo: float, hi: float
-) -> tuple[np.ndarray, np.ndarray]:
-    import parselmouth
-
-    pitch = parselmouth.Sound(samples, rate).to_pitch_ac(pitch_floor=lo, pitch_ceiling=hi)
-    f0 = pitch.selected_array["frequency"]
-    return pitch.xs(), f0
-
-
-def estimate_f0_median(samples: np.ndarray, rate: int) -> float:
-    _, f0 = _pitch_track(samples, rate, 50.0, 400.0)
-    voiced = f0[f0 > 0]
-    return float(np.median(voiced)) if voiced.size else 120.0
-
-
 def clean_pitch(samples: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray]:
     """Times and F0 (Hz) of voiced frames, after the two-pass range and outlier removal."""
     lo, hi = pitch_bounds(estimate_f0_median(samples, rate))
-    t, f0 = _pitch_track(samples, rate, lo, hi)
+    t, f0 = pitch_track(samples, rate, lo, hi)
     keep = f0 > 0
     t, f0 = t[keep], f0[keep]
     if f0.size >= 5:
@@ -145,8 +126,6 @@ def measure(samples: np.ndarray, rate: int, text: str) -> ProsodyFeatures:
     longest_pause = longest * step if longest * step >= MIN_PAUSE_S else 0.0
     t, f0 = clean_pitch(samples, rate)
     if f0.size:
-        from paraudit.render.prosody import last_voiced_time
-
         keep = t <= last_voiced_time(t, f0, float(t[-1])) + 1e-9
         t, f0 = t[keep], f0[keep]
         st = 12 * np.log2(f0)

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from paraudit.audio.clips import resample
 from paraudit.errors import MissingExtraError
-from paraudit.render.tts import resample
 
 DNSMOS_RATE = 16000
 

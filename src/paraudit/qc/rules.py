@@ -38,7 +38,9 @@ from typing import Literal
 
 import numpy as np
 
+from paraudit.audio.pitch import last_voiced_time
 from paraudit.errors import ParauditError
+from paraudit.items.records import EMOTION_ALIASES
 from paraudit.qc.acoustics import clean_pitch, count_syllables, measure, silent_gaps
 
 END_WINDOW_VOICED_S = 0.6
@@ -112,8 +114,6 @@ class Measurements:
 def end_slope(samples: np.ndarray, rate: int) -> float:
     """Pitch slope (st/s) over the last `END_WINDOW_VOICED_S` of voiced frames, fitted through
     `END_POINTS` points (median semitones of equal chunks), after creak at the end is cut."""
-    from paraudit.render.prosody import last_voiced_time
-
     t, f0 = clean_pitch(samples, rate)
     if f0.size < END_POINTS:
         return NAN
@@ -164,6 +164,25 @@ SER_LABELS = ("neutral", "happy", "sad", "surprised", "fearful", "angry", "disgu
 
 
 @dataclass(frozen=True)
+class Miss:
+    """One threshold a rendering missed: `check` needed `value op limit` and did not hold."""
+
+    check: str
+    """The quantity, e.g. "end_slope" or "dnsmos_ovrl"."""
+    value: float
+    """What was measured (NaN when it could not be)."""
+    op: str
+    """"≥" or "≤": what the rule asks of the value."""
+    limit: float
+    unit: str = ""
+
+    @property
+    def rule(self) -> str:
+        """The requirement, the same for every miss of it: "end_slope ≥ 6 st/s"."""
+        return f"{self.check} {self.op} {self.limit:g}{self.unit}"
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The Audio Scorer's decision on one rendering."""
 
@@ -178,6 +197,8 @@ class Verdict:
     """Why it was rejected (empty when accepted)."""
     values: Mapping[str, float]
     """The quantities the rule compared."""
+    misses: tuple[Miss, ...] = ()
+    """Each threshold the rendering missed, as numbers (`reasons` says the same in words)."""
 
     def as_dict(self) -> dict[str, object]:
         return {**asdict(self), "values": {k: round(v, 4) for k, v in self.values.items()}}
@@ -189,15 +210,18 @@ class _Check:
     def __init__(self) -> None:
         self.reasons: list[str] = []
         self.values: dict[str, float] = {}
+        self.misses: list[Miss] = []
 
     def at_least(self, name: str, value: float, limit: float, unit: str = "") -> None:
         self.values[name] = value
         if not value >= limit:
+            self.misses.append(Miss(name, value, "≥", limit, unit))
             self.reasons.append(f"{name} {value:.3g}{unit} < {limit:g}{unit}")
 
     def at_most(self, name: str, value: float, limit: float, unit: str = "") -> None:
         self.values[name] = value
         if not value <= limit:
+            self.misses.append(Miss(name, value, "≤", limit, unit))
             self.reasons.append(f"{name} {value:.3g}{unit} > {limit:g}{unit}")
 
 
@@ -337,10 +361,8 @@ FALLBACK_DESCRIPTIONS = {
 
 
 def canonical_emotion(emotion: str) -> str:
-    from paraudit.render.tts_styles import ALIASES
-
     e = emotion.lower()
-    e = ALIASES.get(e, e)
+    e = EMOTION_ALIASES.get(e, e)
     if e not in RULES:
         raise ParauditError(
             f"the Audio Scorer has no rule for emotion '{emotion}' (known: {', '.join(RULES)})"
@@ -378,4 +400,5 @@ def judge(emotion: str, m: Measurements, ser: Probs | None = None) -> Verdict:
         source=source,
         reasons=tuple(c.reasons),
         values=c.values,
+        misses=tuple(c.misses),
     )

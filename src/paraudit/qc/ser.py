@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from paraudit.audio.clips import resample
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.qc.rules import SER_LABELS
-from paraudit.render.tts import resample
 
 LABEL_NAMES: dict[str, str] = {
     "neutral": "neutral",

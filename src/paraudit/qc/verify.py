@@ -8,9 +8,29 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 from paraudit.qc.acoustics import ProsodyFeatures
-from paraudit.render.profiles import EmotionProfile
+
+
+class ProfileTarget(Protocol):
+    """What a direction check reads of a prosody profile (render's `EmotionProfile`): qc sits
+    below render, so it names the fields it needs instead of importing the class."""
+
+    @property
+    def pitch_st(self) -> float: ...
+    @property
+    def range_factor(self) -> float: ...
+    @property
+    def length_scale(self) -> float: ...
+    @property
+    def gain_db(self) -> float: ...
+    @property
+    def pauses(self) -> int: ...
+    @property
+    def pause_s(self) -> float: ...
+    @property
+    def end_rise_st(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -51,7 +71,7 @@ def delta(clip: ProsodyFeatures, neutral: ProsodyFeatures) -> ProsodyDelta:
     )
 
 
-def direction_failures(profile: EmotionProfile, d: ProsodyDelta, words: int = 10) -> list[str]:
+def direction_failures(profile: ProfileTarget, d: ProsodyDelta, words: int = 10) -> list[str]:
     """Why `d` does not go the way `profile` pushes; empty when it does.
 
     Margins are fractions of the nominal change: a profile must show at least part of each

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from paraudit.qc.acoustics import estimate_f0_median, pitch_bounds
+from paraudit.audio.pitch import estimate_f0_median, last_voiced_time, pitch_bounds
 from paraudit.render.profiles import EmotionProfile
 
 # One fixed gain for every clip: normalising each clip to the same loudness would make RMS a
@@ -129,25 +129,6 @@ def apply_pitch(
     call([manip, tier], "Replace pitch tier")
     out = call(manip, "Get resynthesis (overlap-add)")
     return np.asarray(out.values[0], dtype=np.float64)
-
-
-def last_voiced_time(times: np.ndarray, f0: np.ndarray, default: float) -> float:
-    """End of the last voiced stretch of at least 0.1 s.
-
-    Piper leaves short voiced islands (breath, creak) after the last word; a ramp aimed at them
-    would miss the final syllable.
-    """
-    voiced = f0 > 0
-    end = default
-    run_start: int | None = None
-    for i, v in enumerate([*voiced, False]):
-        if v and run_start is None:
-            run_start = i
-        elif not v and run_start is not None:
-            if times[i - 1] - times[run_start] >= 0.1:
-                end = float(times[i - 1])
-            run_start = None
-    return end
 
 
 def apply_gain(samples: np.ndarray, gain_db: float) -> np.ndarray:

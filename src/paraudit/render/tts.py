@@ -14,20 +14,22 @@ backend's voice set (`draw_voices`), as in the paper (B.2.3).
 `synthesize(..., attempt=k)` asks for the k-th rendering of the same turn (render-and-retry):
 hosted services sample afresh on each call; Piper is deterministic, so attempt k pushes the
 emotion's prosody profile further (strength 1 + 0.12·k, capped at 1.8).
+
+This module holds what every backend shares; the backends live beside it (`piper_tts`,
+`hosted_tts`) and `backends.make_tts` picks one, so no backend imports the factory.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import random
 import tempfile
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -35,33 +37,17 @@ from urllib.parse import parse_qsl
 import numpy as np
 import soundfile as sf
 
+from paraudit.audio.clips import OUTPUT_SUBTYPE, Clip, resample, wav_bytes
 from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
 from paraudit.permissions import follow_umask
-from paraudit.render.profiles import EmotionProfile
 
-OUTPUT_SUBTYPE = "PCM_16"
 # Praat (parselmouth) and espeak-ng (inside Piper) keep global state and are not known to be
 # thread-safe: local synthesis and measurement run one at a time under this lock, while hosted
 # calls wait on the network in parallel.
 LOCAL_COMPUTE = threading.RLock()
 # Bump when what a cached hosted rendering means changes (styles, template, conversion).
 TTS_CACHE_VERSION = 1
-
-
-@dataclass(frozen=True, eq=False)
-class Clip:
-    """One rendering: mono float samples in [-1, 1] at the backend's set-wide rate."""
-
-    samples: np.ndarray
-    sample_rate: int
-    meta: Mapping[str, Any] = field(default_factory=dict)
-    """backend, model, voice, emotion, role, attempt, and how it was made (instructions,
-    profile, resampling); JSON-able, for the dataset card. Never sent to a judge."""
-
-    @property
-    def duration_s(self) -> float:
-        return len(self.samples) / self.sample_rate
 
 
 @dataclass(frozen=True)
@@ -84,25 +70,6 @@ def draw_voices(voices: Sequence[str], seed: int, conversation: str) -> VoicePai
     digest = hashlib.sha256(f"{seed}\x00{conversation}".encode()).digest()
     human, assistant = random.Random(int.from_bytes(digest[:8], "big")).sample(distinct, 2)
     return VoicePair(human, assistant)
-
-
-def wav_bytes(clip: Clip) -> bytes:
-    """The clip as the set's file format: 16-bit PCM mono WAV."""
-    buf = io.BytesIO()
-    sf.write(buf, np.clip(clip.samples, -1.0, 1.0), clip.sample_rate, "PCM_16", format="WAV")
-    return buf.getvalue()
-
-
-def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
-    """Band-limited polyphase resampling (no-op when the rates match)."""
-    if rate == target:
-        return samples
-    from math import gcd
-
-    from scipy.signal import resample_poly
-
-    g = gcd(rate, target)
-    return np.asarray(resample_poly(samples, target // g, rate // g), dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -236,113 +203,6 @@ class TTSBackend(ABC):
             os.replace(tmp, self.cache_dir / f"{key}{suffix}")
 
 
-PIPER_VOICES = ("plain", "shifted")
-PIPER_STRENGTH_STEP = 0.12
-PIPER_MAX_STRENGTH = 1.8
-# Where the starter profiles fall short of the published acceptance rules, the TTS backend
-# starts further out: "hesitant" must rise ≥ 6 st/s over the last 0.6 s of voicing (the starter
-# profile's 3 st rise over 0.4 s measured 1.5–6 st/s) and, from 7 words, have a second long
-# pause (the k-th longest with k = 2).
-PIPER_OVERRIDES: dict[str, dict[str, Any]] = {"hesitant": {"end_rise_st": 6.0}}
-# The rise spans the same stretch the scorer fits the end slope over (the last 0.6 s of
-# voicing); the starter's 0.4 s ramp measured shallower than 6 st/s on some sentence endings.
-PIPER_RISE_WINDOW_S = 0.6
-
-
-def split_for_pauses(text: str, pauses: int) -> list[str]:
-    """Phrases for `pauses` inserted pauses: natural boundaries first (the starter renderer's
-    rule), then the longest phrase is halved until there are enough (each keeps ≥ 2 words)."""
-    from paraudit.render.prosody import split_phrases
-
-    phrases = split_phrases(text, pauses)
-    while len(phrases) - 1 < pauses:
-        i = max(range(len(phrases)), key=lambda j: len(phrases[j].split()))
-        words = phrases[i].split()
-        if len(words) < 4:
-            break
-        mid = len(words) // 2
-        phrases[i : i + 1] = [" ".join(words[:mid]), " ".join(words[mid:])]
-    return phrases
-
-
-class PiperTTS(TTSBackend):
-    """The offline default: Piper speech with emotion as a Praat prosody profile.
-
-    One Piper model gives two voices: `plain`, and `shifted` (formants and pitch moved by
-    Praat's "Change gender", the chain the starter set uses for the assistant). Emotion is a
-    prosody manipulation of zero-noise Piper speech, not acted emotion; the card must say so.
-    The processing chain is the starter renderer's (the same functions), so neutral clips go
-    through the same chain as emotional ones.
-    """
-
-    name = "piper"
-    voices = PIPER_VOICES
-    deterministic = True
-
-    def __init__(self, spec: str, s: TTSSpec, cache_dir: Path | None) -> None:
-        from paraudit.render.piper_voice import resolve_voice
-
-        super().__init__(spec, cache_dir)
-        self.voice = resolve_voice(s.model or None)
-        self.sample_rate = self.voice.sample_rate
-
-    @property
-    def label(self) -> str:
-        return f"{self.voice.label}+psola"
-
-    def strength(self, attempt: int) -> float:
-        return min(PIPER_MAX_STRENGTH, 1.0 + PIPER_STRENGTH_STEP * attempt)
-
-    def profile(self, role: Speaker, emotion: str, attempt: int) -> EmotionProfile:
-        from paraudit.render.profiles import profile_for
-        from paraudit.render.tts_styles import ALIASES
-
-        name = ALIASES.get(emotion.lower(), emotion.lower())
-        try:
-            base = profile_for(role, name)
-        except ValueError as e:
-            raise ParauditError(f"piper: {e}") from None
-        if name in PIPER_OVERRIDES:
-            base = replace(base, **PIPER_OVERRIDES[name])
-        return base.scaled(self.strength(attempt))
-
-    def request(
-        self, text: str, emotion: str, role: Speaker, voice: str, attempt: int
-    ) -> dict[str, Any]:
-        return {
-            **super().request(text, emotion, role, voice, attempt),
-            "model_sha256": self.voice.sha256,
-            "profile": self.profile(role, emotion, attempt).params(),
-            "rise_window_s": PIPER_RISE_WINDOW_S,
-        }
-
-    def render(
-        self, text: str, emotion: str, role: Speaker, voice: str, attempt: int
-    ) -> tuple[np.ndarray, int, dict[str, Any]]:
-        from paraudit.render.piper_voice import load_synth
-        from paraudit.render.prosody import apply_gain, apply_pitch, change_voice, join_with_pauses
-
-        profile = self.profile(role, emotion, attempt)
-        with LOCAL_COMPUTE:
-            synth = load_synth(self.voice)
-            rate = synth.sample_rate
-            parts = [
-                synth.synthesize(p, profile.length_scale)
-                for p in split_for_pauses(text, profile.pauses)
-            ]
-            samples = join_with_pauses(parts, rate, profile.pause_s)
-            if voice == "shifted":
-                samples = change_voice(samples, rate)
-            samples = apply_pitch(samples, rate, profile, rise_window_s=PIPER_RISE_WINDOW_S)
-            samples = apply_gain(samples, profile.gain_db)
-        meta = {
-            "model": self.voice.label,
-            "profile": profile.params(),
-            "strength": round(self.strength(attempt), 3),
-        }
-        return samples, rate, meta
-
-
 @dataclass(frozen=True)
 class BackendInfo:
     name: str
@@ -358,16 +218,3 @@ BACKENDS: dict[str, BackendInfo] = {
         BackendInfo("gemini", "Gemini TTS via generateContent (audio modality)", "gemini"),
     )
 }
-DEFAULT_TTS = "piper"
-
-
-def make_tts(spec: str = DEFAULT_TTS, *, cache_dir: Path | None = None) -> TTSBackend:
-    """The backend named by `spec`; hosted renderings are cached under `cache_dir/tts`."""
-    s = parse_tts_spec(spec)
-    if s.backend == "piper":
-        return PiperTTS(spec, s, cache_dir)
-    from paraudit.render.hosted_tts import GeminiTTS, OpenAITTS
-
-    if s.backend == "openai":
-        return OpenAITTS(spec, s, cache_dir)
-    return GeminiTTS(spec, s, cache_dir)

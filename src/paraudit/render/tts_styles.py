@@ -10,6 +10,7 @@ of the item (pairs must share their words).
 from __future__ import annotations
 
 from paraudit.errors import ParauditError
+from paraudit.items.records import EMOTION_ALIASES
 
 # Words from which an utterance counts as long and gets the template with extra cues.
 LONG_UTTERANCE_WORDS = 20
@@ -73,20 +74,6 @@ STYLES: dict[str, tuple[str, str]] = {
         "Stay soothing and patient throughout; never sound cheerful or brisk.",
     ),
 }
-# The paper's assistant label "apologetic/empathetic/reassuring" and common synonyms.
-ALIASES = {
-    "apologetic": "empathetic",
-    "reassuring": "empathetic",
-    "apologetic/empathetic/reassuring": "empathetic",
-    "anger": "angry",
-    "sadness": "sad",
-    "joy": "happy",
-    "surprise": "surprised",
-    "fear": "fearful",
-    "disgust": "disgusted",
-    "hesistant": "hesitant",  # the paper's prompts spell it so
-}
-
 LONG_TEMPLATE = (
     "{style} This is a long utterance; the emotion must stay clear from the first word to the "
     "last. {cues} You are saying: «{text}»"
@@ -94,7 +81,7 @@ LONG_TEMPLATE = (
 
 
 def style_key(emotion: str) -> str:
-    key = ALIASES.get(emotion.lower(), emotion.lower())
+    key = EMOTION_ALIASES.get(emotion.lower(), emotion.lower())
     if key not in STYLES:
         known = ", ".join(sorted(STYLES))
         raise ParauditError(f"no TTS style for emotion '{emotion}' (known: {known})")

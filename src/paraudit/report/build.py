@@ -53,7 +53,7 @@ def write_report(
         "misses its true value by chance alone.\n",
         "## Verdicts\n",
     ]
-    md += [f"- **{v['judge']}** · {v['task']}: {v['text']}" for v in summary["verdicts"]]
+    md += [f"- **{v['judge']}** · {v['task']}: {v['headline']}" for v in summary["verdicts"]]
     tex: list[str] = []
     for name, fn in T.TABLES.items():
         table = fn(summary)

@@ -107,7 +107,17 @@ def _heatmap(
         ax.text(0.5, 0.5, "not measured in these runs", ha="center", va="center")
         ax.axis("off")
         return
-    im = ax.imshow(matrix, vmin=vmin, vmax=vmax, cmap=cmap, aspect="auto")
+    # Cells that are not evidence (P, O or J not above chance) are hatched grey, never on
+    # the colour scale: the most striking colour on the page must mean something.
+    shown = matrix if muted is None else np.where(muted, np.nan, matrix)
+    colours = _plt().get_cmap(cmap).copy()
+    colours.set_bad("#eeeeee")
+    im = ax.imshow(np.ma.masked_invalid(shown), vmin=vmin, vmax=vmax, cmap=colours,
+                   aspect="auto")  # fmt: skip
+    if muted is not None:
+        for i, j in zip(*np.nonzero(muted), strict=True):
+            ax.add_patch(_plt().Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                                          edgecolor="#bbbbbb", linewidth=0))  # fmt: skip
     ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
     ax.set_yticks(range(len(rows)), rows)
     for i in range(len(rows)):
@@ -117,8 +127,8 @@ def _heatmap(
             if not np.isnan(v):
                 text += f"\nn={int(items[i, j])}"
             grey = muted is not None and bool(muted[i, j])
-            ax.text(j, i, text + ("*" if grey else ""), ha="center", va="center", fontsize=7,
-                    color="#888888" if grey else "black")  # fmt: skip
+            ax.text(j, i, text + (" (n.s.)" if grey else ""), ha="center", va="center",
+                    fontsize=10, color="#666666" if grey else "black")  # fmt: skip
     ax.set_title(title)
     ax.figure.colorbar(im, ax=ax, fraction=0.046)
 
@@ -156,7 +166,8 @@ def heatmaps(summary: dict[str, Any], out: Path) -> str | None:
     )
     fig, axes = plt.subplots(1, 3, figsize=(18, 0.6 * len(judges) + 3.2))
     _heatmap(axes[0], pot, pot_n, names, tasks,
-             "conditional Potemkin π110/(π110+π111)\n(* grey: P, O or J not above chance)",
+             "conditional Potemkin π110/(π110+π111), all cues pooled\n"
+             "(hatched grey: P, O or J not above chance — not evidence)",
              0, 1, "Reds", muted)  # fmt: skip
     _heatmap(axes[1], gap, gap_n, names, [f"{t} · {c}" for t, c in gap_cols],
              "protocol gap: pairwise − pointwise", -1, 1, "RdBu_r")  # fmt: skip

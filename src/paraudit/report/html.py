@@ -6,7 +6,7 @@ from html import escape
 from typing import Any
 
 from paraudit.report import tables as T
-from paraudit.stats.states import GROUP_COLOURS, STATE_MEANING
+from paraudit.stats.states import STATE_MEANING
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;
@@ -19,6 +19,7 @@ th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left}th{background:#
 .fig svg{max-width:100%;height:auto}.muted{color:#666;font-size:.85rem}
 td.grey{color:#9e9e9e;background:#fafafa}
 details{margin:.5rem 0}
+tr.why td{border-top:none;color:#333;padding-bottom:.6rem}
 """
 
 
@@ -34,26 +35,28 @@ def _table(table: T.Table, cls: str = "") -> str:
     return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-KIND_COLOURS = {"at chance": "#9e9e9e", "no answers": "#9e9e9e", "no states": "#757575"}
+NATIVE_BADGE = {
+    # What the badge certifies: the native step's answer, never a trust rating.
+    "reliable": ("native: reliable", "#2e7d32"),
+    "usable": ("native: above chance", "#7cb342"),
+    "at chance": ("native: at chance", "#9e9e9e"),
+    "below chance": ("native: below chance", "#c62828"),
+    "not run": ("native: not run", "#757575"),
+}
 
 
 def _verdict_rows(summary: dict[str, Any]) -> str:
     out = []
     for v in summary["verdicts"]:
-        label = v["group"] or v["kind"]
-        colour = GROUP_COLOURS.get(v["group"] or "", KIND_COLOURS.get(v["kind"], "#999"))
-        j = v["j_accuracy"]
-        acc = (
-            "no answers"
-            if j is None or j["accuracy"] is None
-            else T.est({"rate": j["accuracy"], "ci_low": j["ci_low"], "ci_high": j["ci_high"]})
-        )
+        label, colour = NATIVE_BADGE.get(v["native"]["outcome"], (v["native"]["outcome"], "#999"))
         small = " <span class='muted'>(small sample)</span>" if v["small_sample"] else ""
         out.append(
             f"<tr><td>{escape(v['judge'])}</td><td>{escape(v['task'])}</td>"
             f"<td>{v['items']}{small}</td><td><span class='badge' "
-            f"style='background:{colour}'>{escape(label)}</span></td><td>{escape(acc)}</td>"
-            f"<td>{escape(v['text'])}</td></tr>"
+            f"style='background:{colour}'>{escape(label)}</span></td>"
+            f"<td><b>{escape(v['diagnosis'])}</b></td></tr>"
+            f"<tr class='why'><td colspan='5'>{escape(v['headline'])}<details><summary>every "
+            f"step of the cascade</summary>{escape(v['text'])}</details></td></tr>"
         )
     return "".join(out)
 
@@ -68,14 +71,16 @@ def render(summary: dict[str, Any], figures: dict[str, str], runs: list[str]) ->
     )
     b = summary["bootstrap"]
     return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>paraudit diagnostic report</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>paraudit diagnostic report</title>
 <style>{CSS}</style></head><body>
 <h1>paraudit diagnostic report</h1>
 <p class="muted">Runs: {escape(", ".join(runs))}. Every figure below is computed from the stored
 results (results.jsonl); see summary.json for all numbers.</p>
 <h2>Verdicts</h2>
-<table class="verdict"><thead><tr><th>judge</th><th>task</th><th>items</th><th>verdict</th>
-<th>pointwise J accuracy (95% item CI)</th><th>why</th></tr></thead>
+<table class="verdict"><thead><tr><th>judge</th><th>task</th><th>items</th>
+<th>native use</th><th>diagnosis</th></tr></thead>
 <tbody>{_verdict_rows(summary)}</tbody></table>
 <p class="muted">This report shows {summary["intervals"]} item-level 95 % intervals
 ({b["replicates"]} bootstrap replicates of whole items, seed {b["seed"]}). About 1 in 20
@@ -89,16 +94,25 @@ a state (P, O, J) of right/wrong, where a probe counts as right only when it is 
 <b>every order that ran</b> (both response orders; for pairwise also both context orders), so a
 fixed habit such as always answering R1 is never right by the luck of one order:</p>
 <ul>{how}</ul>
-<p><b>Verdicts</b>, one per judge × task, follow a fixed precedence: if J's interval covers 50 %
-the judge is <b>at chance</b> and its state breakdown is not interpretable (a guessing judge
-lands 3 of 8 states in "shortcut" by construction), so the behaviour that explains it is named
-instead: position bias (first-option share ≥ 90 % or ≤ 10 % with an interval excluding 50 %, per
-probe × protocol × cue), ignoring the audio (its choice almost never changes when only the audio
-changes), or repeating its text-only choice. Otherwise the verdict names the state group whose
-mass most exceeds what <b>independent</b> P, O and J with the same accuracies would give (a
-perfect judge: 100 % reliable, which independence also predicts). The <b>conditional Potemkin
-rate</b> π110 / (π110 + π111) is shown beside its independence baseline 1 − acc(J) and greyed
-where P, O or J is not above chance. Below 30 items a task's verdict says the sample is small.</p>
+<p><b>Verdicts</b>, one per judge × task, follow the paper's <b>diagnostic cascade</b>, each
+step read at one cue (never pooled over cues). "Above chance" means the item-level interval's
+lower end is above what the best <i>deaf</i> guesser scores given the options offered (½ for
+every whole answer: both branches put the same words to the judge, with different right
+answers). (1) <b>Native</b> — pointwise J without a cue: <i>reliable</i> when its 95 % lower
+bound is at least 80 %, <i>above chance</i>, <i>at chance</i> or <i>below chance</i>; the badge
+certifies this step only. (2) <b>Recoverable</b> — pairwise J above chance with a protocol gap
+whose interval excludes 0: the contrast is heard when both worlds are shown but not deployed
+natively. (3) <b>Cue dependence</b> — J under a cue above chance, with a gain over no cue whose
+interval excludes 0, while native J is not. (4) <b>Components</b>, per cue — which of P, O and
+J are above chance (Potemkin: P and O work, J does not; perception or response-mapping
+bottleneck; shortcut-like success), and, where all three work, whether failures co-occur more
+than independent components would give (a permutation test over items with a family-wise 5 %
+level across the five groups): if not, "no systematic failure mode", never the largest bar.
+(5) <b>Behaviours</b> — position bias (first-option share ≥ 90 % or ≤ 10 %, interval excluding
+50 %), order dependence (right in one response order only), ignoring the audio, repeating the
+text-only choice, hearing only some human turns. The conditional Potemkin rate π110 / (π110 +
+π111) is shown beside its independence baseline 1 − acc(J) and greyed where P, O or J is not
+above chance. Below 30 items a task's verdict says the sample is small.</p>
 <p>Accuracy is per instance (the paper's tables) and <b>strict</b>: an unparsed or refused reply
 counts as wrong and is counted in its own column; a failed call (error) is no answer and is left
 out — a cell with only failed calls says "no answers", never 0 %. Order-consistent accuracy is

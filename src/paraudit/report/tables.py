@@ -77,8 +77,11 @@ def _failures(a: dict[str, Any]) -> list[Any]:
 
 
 def verdicts(summary: dict[str, Any]) -> Table:
-    cols = ["judge", "task", "items", "verdict"]
-    rows = [[v["judge"], v["task"], v["items"], v["text"]] for v in summary["verdicts"]]
+    cols = ["judge", "task", "items", "diagnosis", "headline", "every step"]
+    rows = [
+        [v["judge"], v["task"], v["items"], v["diagnosis"], v["headline"], v["text"]]
+        for v in summary["verdicts"]
+    ]
     return cols, rows
 
 
@@ -130,16 +133,17 @@ def probes(summary: dict[str, Any]) -> Table:
 
 
 def states(summary: dict[str, Any]) -> Table:
-    """Order-consistent state groups (all cues pooled), with conditional Potemkin beside its
-    independence baseline; greyed where P, O or J is not above chance."""
-    cols = ["judge", "task", "items", "units", "reliable 111", "Potemkin 110",
+    """Order-consistent state groups per cue (and all cues pooled, labelled so: verdicts never
+    read the pooled row), with conditional Potemkin beside its independence baseline; greyed
+    where P, O or J is not above chance."""
+    cols = ["judge", "task", "cue", "items", "units", "reliable 111", "Potemkin 110",
             "perception 010", "mapping 100", "shortcut 001/011/101", "failure 000",
-            "cond. Potemkin", "baseline 1 − acc(J)"]  # fmt: skip
+            "cond. Potemkin", "baseline 1 − acc(J)",
+            "over-represented (permutation test)"]  # fmt: skip
     rows = []
     for s in summary["states"]:
-        if s["cue"] != "all":
-            continue
         g, m = s["groups"], s["masses"]
+        over = s.get("dependence", {}).get("over_represented")
         pot = est(s["potemkin"])
         if not s["interpretable"]:
             pot = Muted(f"{pot} — not interpretable: {', '.join(s['not_above_chance'])} "
@@ -148,6 +152,7 @@ def states(summary: dict[str, Any]) -> Table:
             [
                 s["judge"],
                 s["task"],
+                "all (pooled)" if s["cue"] == "all" else s["cue"],
                 s["items"],
                 s["units"],
                 est(g["reliable"]),
@@ -158,6 +163,7 @@ def states(summary: dict[str, Any]) -> Table:
                 est(g["full-stack failure"]),
                 pot,
                 est(s["potemkin_baseline"]),
+                "–" if over is None else ", ".join(over) or "none (failures look independent)",
             ]  # fmt: skip
         )
     return cols, rows
@@ -191,8 +197,8 @@ def staging(summary: dict[str, Any]) -> Table:
 
 
 def position(summary: dict[str, Any]) -> Table:
-    cols = ["judge", "task", "probe", "protocol", "cue", "items", "first-option share (item CI)",
-            "flag"]  # fmt: skip
+    cols = ["judge", "task", "probe", "protocol", "cue", "items",
+            "first-option share (not an accuracy; item CI)", "flag"]  # fmt: skip
     rows = [
         [
             p["judge"],
@@ -210,7 +216,7 @@ def position(summary: dict[str, Any]) -> Table:
 
 
 def behaviour(summary: dict[str, Any]) -> Table:
-    cols = ["judge", "task", "items", "audio sensitivity", "pair accuracy",
+    cols = ["judge", "task", "items", "audio sensitivity (all cues pooled)", "pair accuracy",
             "J choice order consistency"]  # fmt: skip
     rows = []
     for b in summary["behaviour"]:
@@ -230,6 +236,42 @@ def transcript(summary: dict[str, Any]) -> Table:
         items = max((t[k]["items"] for k in keys if k in t), default=0)
         fails = [t.get(k, 0) for k in ("answers", "unparsed", "refused", "errors")]
         rows.append([t["judge"], t["task"], items, *(est(t.get(k)) for k in keys), *fails])
+    return cols, rows
+
+
+def order_dependence(summary: dict[str, Any]) -> Table:
+    cols = ["judge", "task", "cue", "items", "J in order ab", "J in order ba",
+            "Δ ab − ba (item CI)"]  # fmt: skip
+    rows = [
+        [
+            d["judge"],
+            d["task"],
+            d["cue"],
+            d["items"],
+            est(d["ab"]),
+            est(d["ba"]),
+            est(d, signed=True),
+        ]  # fmt: skip
+        for d in summary.get("order_dependence", [])
+    ]
+    return cols, rows
+
+
+def perception_positions(summary: dict[str, Any]) -> Table:
+    cols = ["judge", "task", "cue", "human turn", "items", "P accuracy (item CI)",
+            "deaf guesser"]  # fmt: skip
+    rows = [
+        [
+            p["judge"],
+            p["task"],
+            p["cue"],
+            p["position"],
+            p["items"],
+            est(p),
+            fmt(p["chance"], True),
+        ]  # fmt: skip
+        for p in summary.get("perception_positions", [])
+    ]
     return cols, rows
 
 
@@ -253,6 +295,8 @@ TABLES = {
     "behaviour": behaviour,
     "transcript_control": transcript,
     "perception_per_turn": perception_turns,
+    "perception_by_turn_position": perception_positions,
+    "order_dependence": order_dependence,
 }
 
 

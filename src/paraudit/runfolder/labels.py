@@ -6,10 +6,16 @@ from pathlib import Path
 
 from paraudit.errors import ParauditError
 
+GENERIC = frozenset({"run", "runs", "out", "output", "outputs", "result", "results"})
+"""Folder names that say nothing about a run: a label ending in one also names its parent
+(the demo's run is 'demo-out/run', not '[run]')."""
+
 
 def run_labels(run_dirs: list[Path], labels: list[str] | None = None) -> list[str]:
     """One unique label per run: the given ones, or the shortest trailing parts of the paths
-    that tell the runs apart (x1/run and x2/run → 'x1/run', 'x2/run'). The same folder twice
+    that tell the runs apart (x1/run and x2/run → 'x1/run', 'x2/run'; a generic base name such
+    as 'run' always with its parent: demo-out/run and humans → 'demo-out/run', 'humans'). The
+    same folder twice
     is refused: its rows would be counted twice."""
     seen: dict[Path, Path] = {}
     for d in run_dirs:
@@ -28,9 +34,10 @@ def run_labels(run_dirs: list[Path], labels: list[str] | None = None) -> list[st
             raise ParauditError(f"--label {', '.join(twice)} is used twice; labels must differ")
         return list(labels)
     parts = [d.resolve().parts for d in run_dirs]
+    least = [2 if len(p) > 2 and p[-1].lower() in GENERIC else 1 for p in parts]
     longest = max(len(p) for p in parts)
     for k in range(1, longest + 1):
-        names = ["/".join(p[-k:]) for p in parts]
+        names = ["/".join(p[-max(k, m) :]) for p, m in zip(parts, least, strict=True)]
         if len(set(names)) == len(names):
             return names
     return [str(d.resolve()) for d in run_dirs]  # unreachable: resolved paths differ

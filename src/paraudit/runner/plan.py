@@ -7,6 +7,7 @@ per question instead.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -49,6 +50,21 @@ class Skip(NamedTuple):
     reason: str
 
 
+def limited_items(ds: Dataset, limit: int | None) -> list[AuditItem]:
+    """The items a plan asks: all of them, or with --limit N the first N of each task (in
+    dataset order). The first N overall would be single-turn items only in a dataset listed
+    task by task, and a quick trial would then have no positional or conversation items."""
+    if limit is None:
+        return list(ds.items)
+    taken: Counter[str] = Counter()
+    out = []
+    for item in ds.items:
+        if taken[item.task] < limit:
+            taken[item.task] += 1
+            out.append(item)
+    return out
+
+
 def _asks(item: AuditItem, probe: Probe) -> bool:
     return probe not in TWO_EMOTION_PROBES or unsupported_reason(item) is None
 
@@ -56,7 +72,7 @@ def _asks(item: AuditItem, probe: Probe) -> bool:
 def plan_skips(ds: Dataset, spec: PlanSpec) -> list[Skip]:
     """Every (item, probe) the plan leaves out, with the reason."""
     out: list[Skip] = []
-    for item in ds.items[: spec.limit]:
+    for item in limited_items(ds, spec.limit):
         why = unsupported_reason(item)
         if why is None:
             continue
@@ -80,7 +96,7 @@ class _Question(NamedTuple):
 
 def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
     """What the plan asks, in plan order, before any prompt is built."""
-    for item in ds.items[: spec.limit]:
+    for item in limited_items(ds, spec.limit):
         for probe in spec.probes:
             if probe == "S" or not _asks(item, probe):
                 continue
@@ -133,7 +149,7 @@ def iter_staging(
     """staging_instances, one at a time in plan order."""
     if "S" not in spec.probes:
         return
-    for item in ds.items[: spec.limit]:
+    for item in limited_items(ds, spec.limit):
         if not _asks(item, "S"):
             continue
         for protocol in spec.protocols:

@@ -50,7 +50,7 @@ class Sheet:
         self.items = sorted(set(items))
         self.index = {item: i for i, item in enumerate(self.items)}
         self._cols: list[np.ndarray] = []
-        self._stats: list[tuple[StatFn, int]] = []
+        self._stats: list[tuple[StatFn, int, float]] = []
 
     def column(self, values: Mapping[str, float]) -> int:
         """Add one quantity (item → sum over that item's instances); returns its column."""
@@ -79,19 +79,25 @@ class Sheet:
         self._cols.append(np.where(mask, self._cols[col], 0.0))
         return len(self._cols) - 1
 
-    def stat(self, fn: StatFn, items: int) -> int:
-        """Ask for a statistic of the column sums; returns its handle for `evaluate`."""
-        self._stats.append((fn, items))
+    def stat(self, fn: StatFn, items: int, confidence: float | None = None) -> int:
+        """Ask for a statistic of the column sums; returns its handle for `evaluate`.
+        `confidence` overrides the sheet's level for this statistic (a multiplicity-adjusted
+        interval, e.g. Bonferroni over several groups)."""
+        self._stats.append((fn, items, -1.0 if confidence is None else confidence))
         return len(self._stats) - 1
 
-    def ratio(self, num: int, den: int) -> int:
+    def ratio(self, num: int, den: int, confidence: float | None = None) -> int:
         """sum(num) / sum(den) over items (a proportion pooled over instances)."""
         items = int(np.count_nonzero(self._cols[den])) if self._cols else 0
-        return self.stat(lambda s: s[..., num] / s[..., den], items)
+        return self.stat(lambda s: s[..., num] / s[..., den], items, confidence)
 
-    def difference(self, a: tuple[int, int], b: tuple[int, int], items: int) -> int:
+    def difference(
+        self, a: tuple[int, int], b: tuple[int, int], items: int, confidence: float | None = None
+    ) -> int:
         """ratio(a) − ratio(b): paired, since both are resampled with the same items."""
-        return self.stat(lambda s: s[..., a[0]] / s[..., a[1]] - s[..., b[0]] / s[..., b[1]], items)
+        return self.stat(
+            lambda s: s[..., a[0]] / s[..., a[1]] - s[..., b[0]] / s[..., b[1]], items, confidence
+        )
 
     def evaluate(
         self, replicates: int = DEFAULT_B, seed: int = 0, confidence: float = 0.95
@@ -106,11 +112,15 @@ class Sheet:
         w = _weights(len(self.items), replicates, seed)
         reps = (w @ x.astype(np.float32)).astype(np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
-            values = [float(fn(totals)) for fn, _ in self._stats]
-            matrix = np.stack([np.asarray(fn(reps), float) for fn, _ in self._stats], axis=1)
-        lows, highs = percentiles(matrix, (1 - confidence) / 2)
+            values = [float(fn(totals)) for fn, _, _ in self._stats]
+            matrix = np.stack([np.asarray(fn(reps), float) for fn, _, _ in self._stats], axis=1)
+        levels = np.array([confidence if c < 0 else c for _, _, c in self._stats])
+        lows, highs = np.empty(len(levels)), np.empty(len(levels))
+        for level in np.unique(levels):
+            cols = levels == level
+            lows[cols], highs[cols] = percentiles(matrix[:, cols], (1 - level) / 2)
         out = []
-        for (_, items), v, lo, hi in zip(self._stats, values, lows, highs, strict=True):
+        for (_, items, _), v, lo, hi in zip(self._stats, values, lows, highs, strict=True):
             if not np.isfinite(v):
                 out.append(Estimate(None, None, None, items))
             else:

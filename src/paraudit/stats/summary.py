@@ -34,20 +34,20 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
-
-import numpy as np
 
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.bootstrap import DEFAULT_B
-from paraudit.stats.itemboot import Estimate, Sheet, Sums
-from paraudit.stats.states import GROUPS, STATES
+from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
+from paraudit.stats.itemboot import Estimate, Sheet
+from paraudit.stats.state_section import state_row
+from paraudit.stats.states import STATES
 from paraudit.stats.units import FIRST_LABELS, Row, chance_level, first_picks, turn_hits
-from paraudit.stats.verdicts import position_direction, verdict
+from paraudit.stats.verdicts import DECISION_CONFIDENCE, Evidence, position_direction, verdict
 
-SCHEMA = "paraudit.summary/2"
+SCHEMA = "paraudit.summary/3"
 SECTIONS = (
     "accuracy",
     "protocol_gap",
@@ -58,6 +58,9 @@ SECTIONS = (
     "behaviour",
     "transcript_control",
     "perception_turns",
+    "perception_positions",
+    "order_dependence",
+    "behaviour_by_cue",
     "verdicts",
 )
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
@@ -99,8 +102,12 @@ class _Cell:
 class _Group:
     """All statistics of one judge × task: tallies first, then one resampling of its items."""
 
-    def __init__(self, judge: str, task: str, rows: Iterable[Row]) -> None:
+    def __init__(
+        self, judge: str, task: str, rows: Iterable[Row], seed: int = 0,
+        permutations: int = PERMUTATIONS,
+    ) -> None:  # fmt: skip
         self.judge, self.task, self.rows = judge, task, rows
+        self.seed, self.permutations = seed, permutations
         self.sheet = Sheet(r["item_id"] for r in rows)
         self.pending: list[tuple[dict[str, Any], str, int]] = []
         self.t_answers: dict[str, int] = {"answers": 0, "unparsed": 0, "refused": 0, "errors": 0}
@@ -127,6 +134,12 @@ class _Group:
         cells, units = self.cells, self.units
         self.position: dict[tuple[str, str, str], bh.Tally] = defaultdict(bh.new_tally)
         self.turns: dict[str, bh.Tally] = defaultdict(bh.new_tally)
+        # J pointwise accuracy per response order (order dependence), per (cue, order).
+        self.order_cells: dict[tuple[str, str], bh.Tally] = defaultdict(bh.new_tally)
+        # Positional P per human-turn position, and each turn's labels across branches (a turn
+        # whose emotion is the same in both branches is one a deaf guesser can get right).
+        self.positions: dict[tuple[str, str], bh.Tally] = defaultdict(bh.new_tally)
+        self.turn_labels: dict[tuple[str, str, str, str], dict[int, str]] = {}
         self.j_point: list[Row] = []
         self.t_rows: list[Row] = []
         # Units with a failed call: whether they are right "in every order" is unknown, so they
@@ -163,6 +176,7 @@ class _Group:
                     t = self.turns[cue][item]
                     t[0] += hits[0]
                     t[1] += hits[1]
+                    self._turn_positions(r, cue, item)
             else:
                 c.chance += 0.5
             if status == "ok":
@@ -181,6 +195,9 @@ class _Group:
             if proto == "pointwise" and r["branch"] is not None:
                 if probe == "J":
                     self.j_point.append(r)
+                    t = self.order_cells[(cue, r["order"])][item]
+                    t[0] += right
+                    t[1] += 1
                 elif probe == "T":
                     self.t_rows.append(r)
         for key in incomplete:
@@ -198,6 +215,30 @@ class _Group:
                 cells[(probe, proto, "all")].add(c)
         for per_cue in list(self.turns.values()):
             bh.merge(self.turns["all"], per_cue)
+
+    def _turn_positions(self, r: Row, cue: str, item: str) -> None:
+        """Per human-turn position (first / middle / last) hits of one trajectory answer."""
+        gold = r["gold"]
+        pred = r["pred"] if r["status"] == "ok" and isinstance(r["pred"], dict) else {}
+        keys = sorted(gold, key=lambda k: int(str(k)[1:]) if str(k)[1:].isdigit() else 0)
+        for i, k in enumerate(keys):
+            pos = "first" if i == 0 else "last" if i == len(keys) - 1 else "middle"
+            t = self.positions[(cue, pos)][item]
+            t[0] += pred.get(k) == gold[k]
+            t[1] += 1
+            labels = self.turn_labels.setdefault((item, cue, r["order"], pos + ":" + k), {})
+            labels[int(r["branch"])] = gold[k]
+
+    def position_chance(self) -> dict[tuple[str, str], bh.Tally]:
+        """Per (cue, position), per item: what a deaf guesser scores (1 on a turn whose
+        emotion both branches share, ½ where they differ or only one branch ran)."""
+        out: dict[tuple[str, str], bh.Tally] = defaultdict(bh.new_tally)
+        for (item, cue, _, key), labels in self.turn_labels.items():
+            same = len(labels) == 2 and len(set(labels.values())) == 1
+            t = out[(cue, key.split(":", 1)[0])][item]
+            t[0] += 1.0 if same else 0.5
+            t[1] += 1
+        return out
 
     # -- sections ------------------------------------------------------------------------------
     def accuracy(self) -> list[dict[str, Any]]:
@@ -238,6 +279,7 @@ class _Group:
             cols = self._cols(c.k, c.n)
             self.acc_cols[(probe, proto, cue)] = cols
             self.ask(row, "_acc", self.sheet.ratio(*cols))
+            self.ask(row, "_decision", self.sheet.ratio(*cols, confidence=DECISION_CONFIDENCE))
             self.ask(row["consistent"], "_est", self.sheet.ratio(*self._cols(c.ck, c.cn)))
             out.append(row)
         return out
@@ -258,6 +300,8 @@ class _Group:
             cols_b = (self.sheet.restricted(kb, shared), self.sheet.restricted(nb, shared))
             d: dict[str, Any] = {"judge": self.judge, "task": self.task, **extra}
             self.ask(d, "_diff", self.sheet.difference(cols_a, cols_b, int(shared.sum())))
+            self.ask(d, "_decision", self.sheet.difference(
+                cols_a, cols_b, int(shared.sum()), DECISION_CONFIDENCE))  # fmt: skip
             return d
 
         j_cues = sorted({c for p, _, c in self.cells if p == "J"}, key=_cue_key)
@@ -266,7 +310,7 @@ class _Group:
             if d:
                 gaps.append(d)
         for proto in ("pointwise", "pairwise"):
-            for cue in ("hard", "transition"):
+            for cue in ("soft", "hard", "transition"):
                 d = diff(("J", proto, cue), ("J", proto, "none"), protocol=proto, cue=cue)
                 if d:
                     cues.append(d)
@@ -275,11 +319,54 @@ class _Group:
                 staging.append(d)
         return gaps, cues, staging
 
+    def order_dependence(self) -> list[dict[str, Any]]:
+        """Per cue: pointwise J accuracy in response order ab, in ba, and ab − ba (paired)."""
+        out = []
+        for cue in sorted({c for c, _ in self.order_cells}, key=_cue_key):
+            if (cue, "ab") not in self.order_cells or (cue, "ba") not in self.order_cells:
+                continue
+            cols = {}
+            for order in ("ab", "ba"):
+                t = self.order_cells[(cue, order)]
+                cols[order] = (
+                    self.sheet.column({i: v[0] for i, v in t.items()}),
+                    self.sheet.column({i: v[1] for i, v in t.items()}),
+                )
+            rec: dict[str, Any] = {
+                "judge": self.judge, "task": self.task, "probe": "J", "protocol": "pointwise",
+                "cue": cue, "ab": {}, "ba": {},
+            }  # fmt: skip
+            shared = self.sheet.present(cols["ab"][1]) & self.sheet.present(cols["ba"][1])
+            for order in ("ab", "ba"):
+                self.ask(rec[order], "_share", self.sheet.ratio(*cols[order]))
+            a = tuple(self.sheet.restricted(c, shared) for c in cols["ab"])
+            b = tuple(self.sheet.restricted(c, shared) for c in cols["ba"])
+            self.ask(rec, "_diff", self.sheet.difference(a, b, int(shared.sum())))  # type: ignore[arg-type]
+            out.append(rec)
+        return out
+
+    def perception_positions(self) -> list[dict[str, Any]]:
+        """Positional P per cue and human-turn position, with what a deaf guesser scores."""
+        chance = self.position_chance()
+        out = []
+        rank = {"first": 0, "middle": 1, "last": 2}
+        for cue, pos in sorted(self.positions, key=lambda k: (_cue_key(k[0]), rank[k[1]])):
+            rec: dict[str, Any] = {"judge": self.judge, "task": self.task, "cue": cue,
+                                   "position": pos}  # fmt: skip
+            self.ratio(rec, "_share", self.positions[(cue, pos)])
+            ch = chance[(cue, pos)]
+            rec["chance"] = sum(v[0] for v in ch.values()) / max(
+                1.0, sum(v[1] for v in ch.values())
+            )
+            out.append(rec)
+        return out
+
     def states(self) -> list[dict[str, Any]]:
         consistent = {k: n == c for k, (n, c) in self.units.items() if k[1] == "pointwise"}
         counts: dict[str, dict[str, dict[str, float]]] = defaultdict(
             lambda: {s: defaultdict(float) for s in (*STATES, "total")}
         )
+        triples: dict[str, list[tuple[str, int, int, int]]] = defaultdict(list)
         for (probe, _, cue, branch, item), j in consistent.items():
             if probe != "J" or branch is None:
                 continue
@@ -291,68 +378,17 @@ class _Group:
             for c in (cue, "all"):
                 counts[c][state][item] += 1
                 counts[c]["total"][item] += 1
+            triples[cue].append((item, int(p), int(o), int(j)))
         out = []
         for cue in sorted(counts, key=_cue_key):
-            out.append(self._state_row(cue, counts[cue]))
-        return out
-
-    def _state_row(self, cue: str, counts: dict[str, dict[str, float]]) -> dict[str, Any]:
-        col = {s: self.sheet.column(v) for s, v in counts.items()}
-        total = col["total"]
-        items = int(self.sheet.present(total).sum())
-        row: dict[str, Any] = {
-            "judge": self.judge,
-            "task": self.task,
-            "cue": cue,
-            "units": int(sum(counts["total"].values())),
-            "items": items,
-            "masses": {},
-            "groups": {},
-            "expected": {},
-            "excess": {},
-            "marginals": {},
-        }
-
-        def mass(states: tuple[str, ...]) -> Callable[[Sums], np.ndarray]:
-            return lambda s: sum(s[..., col[x]] for x in states) / s[..., total]
-
-        def marginal(pos: int) -> Callable[[Sums], np.ndarray]:
-            return mass(tuple(x for x in STATES if x[pos] == "1"))
-
-        def expected(states: tuple[str, ...]) -> Callable[[Sums], np.ndarray]:
-            def fn(s: Sums) -> np.ndarray:
-                m = [marginal(i)(s) for i in range(3)]
-                return np.asarray(
-                    sum(
-                        np.prod([m[i] if x[i] == "1" else 1 - m[i] for i in range(3)], axis=0)
-                        for x in states
-                    )
+            row = state_row(self.sheet, self.ask, self.judge, self.task, cue, counts[cue])
+            if cue != "all":
+                # Per cue only: pooling cues would count one item's units several times.
+                row["dependence"] = dependence_test(
+                    triples[cue], permutations=self.permutations, seed=self.seed
                 )
-
-            return fn
-
-        def excess(states: tuple[str, ...]) -> Callable[[Sums], np.ndarray]:
-            m, e = mass(states), expected(states)
-            return lambda s: m(s) - e(s)
-
-        for st in STATES:
-            self.ask(row["masses"], st, self.sheet.stat(mass((st,)), items))
-        for g, members in GROUPS.items():
-            self.ask(row["groups"], g, self.sheet.stat(mass(members), items))
-            if cue == "all":
-                self.ask(row["expected"], g, self.sheet.stat(expected(members), items))
-                self.ask(row["excess"], g, self.sheet.stat(excess(members), items))
-        for name, pos in (("P", 0), ("O", 1), ("J", 2)):
-            self.ask(row["marginals"], name, self.sheet.stat(marginal(pos), items))
-        c110, c111 = col["110"], col["111"]
-        self.ask(
-            row,
-            "potemkin",
-            self.sheet.stat(lambda s: s[..., c110] / (s[..., c110] + s[..., c111]), items),
-        )
-        j = marginal(2)
-        self.ask(row, "potemkin_baseline", self.sheet.stat(lambda s: 1 - j(s), items))
-        return row
+            out.append(row)
+        return out
 
     def rates(self) -> dict[str, Any]:
         flips, pairs = bh.audio_and_pairs(self.j_point)
@@ -372,6 +408,17 @@ class _Group:
         control: dict[str, Any] = {**base, **self.t_answers}
         for name, t in bh.transcript_control(self.t_rows + self.j_point).items():
             self.ratio(control, name, t)
+        by_cue = []
+        for cue in sorted({r["cue"] for r in self.j_point}, key=_cue_key):
+            js = [r for r in self.j_point if r["cue"] == cue]
+            # T under the same cue when it ran there (its prompt carries the cue too).
+            ts = [r for r in self.t_rows if r["cue"] == cue] or self.t_rows
+            f, _ = bh.audio_and_pairs(js)
+            rec = {**base, "cue": cue}
+            self.ratio(rec, "audio_sensitivity", f)
+            self.ratio(rec, "order_consistency", bh.choice_order_consistency(js))
+            self.ratio(rec, "j_t_agreement", bh.transcript_control(ts + js)["j_t_agreement"])
+            by_cue.append(rec)
         turns = []
         for cue, t in sorted(self.turns.items(), key=lambda kv: _cue_key(kv[0])):
             rec = {**base, "cue": cue}
@@ -382,6 +429,7 @@ class _Group:
             "position_bias": position,
             "transcript_control": control,
             "perception_turns": turns,
+            "behaviour_by_cue": by_cue,
         }
 
     def resolve(self, replicates: int, seed: int) -> int:
@@ -391,11 +439,14 @@ class _Group:
         shown = 0
         for target, key, handle in self.pending:
             e: Estimate = estimates[handle]
-            shown += e.low is not None
+            # Decision intervals (99 %) are what verdicts decide by; the report shows the 95 %.
+            shown += e.low is not None and key != "_decision"
             if key == "_acc":
                 target.update(accuracy=e.value, ci_low=e.low, ci_high=e.high, items=e.items)
             elif key == "_diff":
                 target.update(delta=e.value, ci_low=e.low, ci_high=e.high, items=e.items)
+            elif key == "_decision":
+                target.update(decision_low=e.low, decision_high=e.high)
             elif key in ("_share", "_turns", "_est"):
                 target.update(e.as_dict())
             else:
@@ -410,7 +461,10 @@ def _finish_accuracy(rows: list[dict[str, Any]]) -> None:
         )
 
 
-def summarize(rows: list[Row], *, replicates: int = DEFAULT_B, seed: int = 0) -> dict[str, Any]:
+def summarize(
+    rows: list[Row], *, replicates: int = DEFAULT_B, seed: int = 0,
+    permutations: int = PERMUTATIONS,
+) -> dict[str, Any]:  # fmt: skip
     """Every statistic of the report (see the module docstring for the schema)."""
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for r in rows:
@@ -419,6 +473,7 @@ def summarize(rows: list[Row], *, replicates: int = DEFAULT_B, seed: int = 0) ->
         [(judge, task, rs) for (judge, task), rs in sorted(groups.items())],
         replicates=replicates,
         seed=seed,
+        permutations=permutations,
     )
 
 
@@ -427,6 +482,7 @@ def summarize_groups(
     *,
     replicates: int = DEFAULT_B,
     seed: int = 0,
+    permutations: int = PERMUTATIONS,
 ) -> dict[str, Any]:
     """summarize() over rows given per judge × task (each group's rows are iterated twice and
     may be rebuilt on each pass: stats/rowgroups.py keeps a million rows compact that way)."""
@@ -436,24 +492,27 @@ def summarize_groups(
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _summarize(groups, replicates, seed)
+        return _summarize(groups, replicates, seed, permutations)
     finally:
         if paused:
             gc.enable()
 
 
 def _summarize(
-    groups: Iterable[tuple[str, str, Iterable[Row]]], replicates: int, seed: int
-) -> dict[str, Any]:
+    groups: Iterable[tuple[str, str, Iterable[Row]]], replicates: int, seed: int,
+    permutations: int,
+) -> dict[str, Any]:  # fmt: skip
     out: dict[str, Any] = {s: [] for s in SECTIONS}
     intervals = 0
     judges: set[str] = set()
     for judge, task, rs in groups:
         judges.add(judge)
-        g = _Group(judge, task, rs)
+        g = _Group(judge, task, rs, seed, permutations)
         g.tally()
         accuracy = g.accuracy()
         gaps, cues, staging = g.differences()
+        order_dep = g.order_dependence()
+        positions = g.perception_positions()
         states = g.states()
         rates = g.rates()
         intervals += g.resolve(replicates, seed)
@@ -469,20 +528,24 @@ def _summarize(
             s["not_above_chance"] = weak
         for p in rates["position_bias"]:
             p["direction"] = position_direction(p)
-        state_all = next((s for s in states if s["cue"] == "all"), None)
-        out["verdicts"].append(
-            verdict(
-                judge,
-                task,
-                len(g.sheet.items),
-                acc.get(("J", "pointwise", "all")),
-                state_all,
-                [p for p in rates["position_bias"] if p["direction"]],
-                rates["behaviour"]["audio_sensitivity"],
-                rates["transcript_control"].get("j_t_agreement"),
-                failed_calls=(g.failed, g.rows_seen),
-            )
+        by_position: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for rec in positions:
+            by_position[rec["cue"]].append(rec)
+        evidence = Evidence(
+            judge=judge,
+            task=task,
+            items=len(g.sheet.items),
+            accuracy=acc,
+            gaps={d["cue"]: d for d in gaps},
+            cue_dependence={(d["protocol"], d["cue"]): d for d in cues},
+            states={s["cue"]: s for s in states},
+            position=[p for p in rates["position_bias"] if p["direction"]],
+            behaviour={b["cue"]: b for b in rates["behaviour_by_cue"]},
+            order_gap={d["cue"]: d for d in order_dep},
+            turn_positions=dict(by_position),
+            failed_calls=(g.failed, g.rows_seen),
         )
+        out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
         out["accuracy"] += accuracy
         out["protocol_gap"] += gaps
         out["cue_dependence"] += cues
@@ -492,10 +555,18 @@ def _summarize(
         out["behaviour"].append(rates["behaviour"])
         out["transcript_control"].append(rates["transcript_control"])
         out["perception_turns"] += rates["perception_turns"]
+        out["perception_positions"] += positions
+        out["order_dependence"] += order_dep
+        out["behaviour_by_cue"] += rates["behaviour_by_cue"]
     return {
         "schema": SCHEMA,
         "judges": sorted(judges),
         "bootstrap": {"replicates": replicates, "seed": seed, "unit": "item"},
+        "dependence": {
+            "test": "item-block permutation, max-z over groups",
+            "permutations": permutations,
+            "alpha": ALPHA,
+        },  # fmt: skip
         "intervals": intervals,
         **out,
     }

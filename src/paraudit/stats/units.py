@@ -33,12 +33,15 @@ def presentation(r: Row) -> tuple[str, str | None]:
 
 
 def chance_level(r: Row) -> float:
-    """What a guessing judge scores on this row: ½ for a choice or a matching of two, ½ per
-    human turn for a whole-trajectory perception answer."""
-    gold = r.get("gold")
-    if isinstance(gold, dict) and gold and all(str(k).startswith("C") for k in gold):
-        if set(gold) != {"CA", "CB"}:
-            return float(0.5 ** len(gold))
+    """What the best *deaf* guesser scores on this row, given the options the prompt offers.
+
+    Both branches of an item put the same words to the judge and differ only in the audio and
+    in the right answer, and the two branches' right answers always differ (validation). A
+    judge that does not hear gives one answer to both, so it is right on at most one of the
+    two: ½ — for a choice, a matching, and a whole perception trajectory alike (a deaf judge
+    that follows the structure the prompt describes, "X first, Y after", scores ½ there, not
+    ½ per human turn). Per-turn chance is computed per item in the summary.
+    """
     return 0.5
 
 

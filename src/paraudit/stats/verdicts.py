@@ -1,43 +1,73 @@
-"""One verdict per judge × task, in a fixed order of precedence.
+"""One verdict per judge × task, following the paper's diagnostic cascade (§1, §3.2–3.3).
 
-1. No pointwise J answer: nothing to judge.
-2. J's item-level interval covers 50 %: "at chance" — the (P, O, J) breakdown of a judge that
-   guesses is not interpretable (a judge at chance lands 3/8 of its units in the shortcut group
-   by construction), so no component verdict is given; the behaviour that explains the chance
-   score is named instead (position bias, deafness to the audio, repeating its text-only choice).
-3. Otherwise the state group whose mass most exceeds what independent P, O and J with the same
-   marginals would give (its excess and interval named). When no group exceeds independence
-   (its interval's lower end above 0), P, O and J fail independently and the largest group is
-   named as such — a perfect judge is "reliable" with 100 % in 111, and independence predicts
-   exactly that.
-Below 30 items a task's verdict says the sample is small.
+Every step reads one cue's evidence, never figures pooled over cues. "Above chance" means the
+item-level interval's lower end is above what the best *deaf* guesser scores given the options
+the prompt offers (`units.chance_level`: ½ for every whole answer, since the two branches'
+prompts are the same words with different right answers).
+
+1. Native — pointwise J at the least cued cue that ran (none < soft < hard < transition):
+   *reliable* when the 95 % lower bound is at least `RELIABLE_LOW` (80 %), *usable* when above
+   chance, *below chance* when the upper bound is below it, else *at chance*.
+2. Recoverable — pairwise J at the same cue and the protocol gap: *recoverable in pairwise but
+   not deployed natively* when pairwise is above chance and the gap's interval excludes 0.
+3. Cue dependence — J under a cue minus J without: *works only when cued* when the native step
+   is not above chance, J under the cue is, and the cue-dependence interval excludes 0.
+4. Components, per cue — P, O and J each above chance or not gives the attribution (Potemkin:
+   P and O work, J does not; perception / response-mapping bottleneck: O / P works, the other
+   does not; shortcut-like success: J works without P or O). Only where P, O and J all work is
+   their dependence tested (`state_section`): a group named over-represented is a systematic
+   failure mode; otherwise "failures look independent: no systematic failure mode".
+5. Behaviours at the native cue — position bias either way, order dependence (right in one
+   response order only), ignoring the audio, repeating the text-only choice, hearing only some
+   human turns.
+
+The diagnosis (one name) takes the first that applies: no answers → reliable → usable (with or
+without a systematic failure mode) → recoverable only in pairwise → works only when cued → a
+behaviour that explains the score → the components' attribution → below chance → at chance.
+Below 30 items the verdict says the sample is small.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from paraudit.stats.states import GROUPS
+from paraudit.stats.model import (
+    Behaviour,
+    ComponentsAtCue,
+    Diagnosis,
+    Estimate,
+    Step,
+    Verdict,
+)
+from paraudit.stats.state_section import over_represented
+from paraudit.stats.verdict_text import (
+    ci,
+    components_text,
+    headline,
+    pct,
+    turn_text,
+)
 
 SMALL_SAMPLE = 30
+DECISION_CONFIDENCE = 0.99
+"""The level of the intervals the steps decide by (above / below chance, gaps, cue gains).
+A cascade asks about six such questions of one judge; at 95 % each, a judge that guesses
+everywhere would get some named skill in about one audit in ten (measured by
+`benchmarks/verdicts.py`); at 99 % in well under one in twenty. The 95 % intervals are shown."""
+RELIABLE_LOW = 0.8
+"""Native J's 95 % item-level lower bound at which a judge is called reliable (README)."""
 BIAS_DISTANCE = 0.4
 """|share of first-option picks − ½| at which a cell is flagged as position-biased."""
 AUDIO_DEAF_MAX = 0.1
 """Upper end of the audio-sensitivity interval below which a judge ignores the audio."""
+ORDER_GAP_MIN = 0.3
+"""|acc(order ab) − acc(order ba)| (interval excluding 0) at which a judge is order-dependent."""
+TURN_UNHEARD_MAX = 0.75
+"""A human-turn position is 'not heard' when P there is not above ½ and below this."""
+CUE_ORDER = ("none", "soft", "hard", "transition")
 
 Section = dict[str, Any]
-
-
-def _pct(x: float | None) -> str:
-    return "–" if x is None else f"{x:.1%}"
-
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
-def _ci(d: Section) -> str:
-    return f"{_pct(d.get('ci_low'))}–{_pct(d.get('ci_high'))}"
 
 
 def position_direction(share: Section) -> str | None:
@@ -51,127 +81,333 @@ def position_direction(share: Section) -> str | None:
     return "first" if rate > 0.5 else "second"
 
 
-def explanations(position: list[Section], audio: Section | None, jt: Section | None) -> list[str]:
-    """The behaviours that can explain a score: position bias, deafness, text-only repeating."""
+def estimate(d: Section | None) -> Estimate:
+    """A summary record (accuracy, rate or delta) as an Estimate."""
+    if not d:
+        return Estimate()
+    value = d.get("accuracy", d.get("rate", d.get("delta")))
+    return Estimate(rate=value, ci_low=d.get("ci_low"), ci_high=d.get("ci_high"),
+                    items=int(d.get("items") or 0), decision_low=d.get("decision_low"),
+                    decision_high=d.get("decision_high"))  # fmt: skip
+
+
+def _cue_rank(c: str) -> int:
+    return CUE_ORDER.index(c) if c in CUE_ORDER else len(CUE_ORDER)
+
+
+@dataclass
+class Evidence:
+    """Everything one judge × task's verdict reads, keyed as the summary's sections are."""
+
+    judge: str
+    task: str
+    items: int
+    accuracy: dict[tuple[str, str, str], Section]
+    """(probe, protocol, cue) → accuracy record (per real cue and "all")."""
+    gaps: dict[str, Section] = field(default_factory=dict)
+    """cue → protocol gap (pairwise − pointwise J)."""
+    cue_dependence: dict[tuple[str, str], Section] = field(default_factory=dict)
+    """(protocol, cue) → J under the cue − J without."""
+    states: dict[str, Section] = field(default_factory=dict)
+    """cue → states record."""
+    position: list[Section] = field(default_factory=list)
+    """position-bias cells (with `direction`)."""
+    behaviour: dict[str, Section] = field(default_factory=dict)
+    """cue → audio_sensitivity, order_consistency, j_t_agreement."""
+    order_gap: dict[str, Section] = field(default_factory=dict)
+    """cue → J pointwise accuracy in response order ab − ba."""
+    turn_positions: dict[str, list[Section]] = field(default_factory=dict)
+    """cue → per human-turn position P accuracy (first / middle / last)."""
+    failed_calls: tuple[int, int] = (0, 0)
+
+    def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
+        a = self.accuracy.get((probe, protocol, cue))
+        if a is None or a.get("accuracy") is None:
+            return None
+        return estimate(a), float(a.get("chance") or 0.5)
+
+
+def native_cue(ev: Evidence) -> str | None:
+    cues = [c for (p, proto, c) in ev.accuracy if p == "J" and proto == "pointwise"]
+    cues = [c for c in cues if c != "all" and ev.acc("J", "pointwise", c)]
+    return min(cues, key=lambda c: (_cue_rank(c), c)) if cues else None
+
+
+def _level(e: Estimate, chance: float) -> str:
+    if e.above(chance):
+        return "above chance"
+    if e.below(chance):
+        return "below chance"
+    return "at chance"
+
+
+def native_step(ev: Evidence, cue: str | None) -> Step:
+    got = ev.acc("J", "pointwise", cue) if cue else None
+    if got is None:
+        text = "No pointwise J answer: run the J probe (pointwise) to judge natively."
+        return Step(name="native", ran=False, outcome="not run", text=text)
+    e, chance = got
+    level = _level(e, chance)
+    outcome = "reliable" if e.ci_low is not None and e.ci_low >= RELIABLE_LOW else level
+    if outcome == "above chance":
+        outcome = "usable"
+    words = {
+        "reliable": f"reliable (lower bound ≥ {RELIABLE_LOW:.0%})",
+        "usable": f"above chance but below the reliable bar ({RELIABLE_LOW:.0%} lower bound)",
+        "at chance": "at chance",
+        "below chance": "below chance (systematically wrong)",
+    }[outcome]
+    text = f"Native (pointwise J, cue {cue}): {pct(e.rate)} (CI {ci(e)}), {words}."
+    return Step(name="native", ran=True, outcome=outcome, cue=cue, text=text,
+                evidence={"J": e})  # fmt: skip
+
+
+def recoverable_step(ev: Evidence, cue: str | None, native: Step) -> Step:
+    got = ev.acc("J", "pairwise", cue) if cue else None
+    if got is None:
+        return Step(name="recoverable", ran=False, outcome="not run", cue=cue,
+                    text="Recoverability: not run (no pairwise J at the native cue).")  # fmt: skip
+    e, chance = got
+    gap = estimate(ev.gaps.get(cue or ""))
+    evidence = {"pairwise J": e, "protocol gap": gap}
+    if e.above(chance) and gap.above(0.0):
+        outcome = "recoverable"
+        text = (
+            f"Recoverable in pairwise but not deployed natively: pairwise J {pct(e.rate)} "
+            f"(CI {ci(e)}), {pct(gap.rate, signed=True)} over pointwise (CI {ci(gap, True)})."
+        )
+    elif e.above(chance):
+        outcome = "also in pairwise"
+        text = f"Pairwise J {pct(e.rate)} (CI {ci(e)}), no better than pointwise."
+    else:
+        outcome = "not recoverable"
+        text = f"Not recoverable in pairwise either: pairwise J {pct(e.rate)} (CI {ci(e)})."
+    if native.outcome == "reliable" and outcome == "recoverable":
+        outcome = "also in pairwise"
+    return Step(name="recoverable", ran=True, outcome=outcome, cue=cue, text=text,
+                evidence=evidence)  # fmt: skip
+
+
+def cue_step(ev: Evidence, cue: str | None, native: Step) -> Step:
+    cued = [
+        c
+        for (proto, c) in ev.cue_dependence
+        if proto == "pointwise" and ev.acc("J", "pointwise", c)
+    ]
+    if cue != "none" or not cued:
+        text = "Cue dependence: not run (needs J pointwise with and without a cue)."
+        return Step(name="cue", ran=False, outcome="not run", text=text)
+    best: tuple[str, Estimate, Estimate] | None = None
+    for c in sorted(cued, key=_cue_rank):
+        got = ev.acc("J", "pointwise", c)
+        assert got is not None
+        e, chance = got
+        dep = estimate(ev.cue_dependence[("pointwise", c)])
+        if (
+            e.above(chance)
+            and dep.above(0.0)
+            and (best is None or (dep.rate or 0) > (best[2].rate or 0))
+        ):
+            best = (c, e, dep)
+    if best is None:
+        hurt = [c for c in cued if estimate(ev.cue_dependence[("pointwise", c)]).below(0.0)]
+        outcome = "hurt by the cue" if hurt else "no difference"
+        text = (
+            f"The {', '.join(hurt)} cue lowers J." if hurt
+            else "Cueing the contrast makes no clear difference."
+        )  # fmt: skip
+        return Step(name="cue", ran=True, outcome=outcome, cue=None, text=text)
+    c, e, dep = best
+    only = native.outcome in ("at chance", "below chance")
+    outcome = "works only when cued" if only else "helped by the cue"
+    text = (
+        f"{'Works only when cued' if only else 'Helped by the cue'}: J with the {c} cue "
+        f"{pct(e.rate)} (CI {ci(e)}), {pct(dep.rate, signed=True)} over no cue "
+        f"(CI {ci(dep, True)})."
+    )
+    return Step(name="cue", ran=True, outcome=outcome, cue=c, text=text,
+                evidence={f"J {c}": e, "cue dependence": dep})  # fmt: skip
+
+
+PATTERN_GROUP = {
+    "all components work": "reliable",
+    "Potemkin": "Potemkin",
+    "perception bottleneck": "component bottleneck",
+    "response-mapping bottleneck": "component bottleneck",
+    "shortcut-like success": "shortcut-like success",
+    "no component above chance": "full-stack failure",
+}
+
+
+def components(ev: Evidence) -> list[ComponentsAtCue]:
     out = []
+    for cue in sorted((c for c in ev.states if c != "all"), key=_cue_rank):
+        got = {p: ev.acc(p, "pointwise", cue) for p in "POJ"}
+        if any(g is None for g in got.values()):
+            continue
+        marg = {p: g[0] for p, g in got.items() if g}
+        above = {p: g[0].above(g[1]) for p, g in got.items() if g}
+        hears, maps, judges = above["P"], above["O"], above["J"]
+        if hears and maps:
+            pattern = "all components work" if judges else "Potemkin"
+        elif judges:
+            pattern = "shortcut-like success"
+        elif maps:
+            pattern = "perception bottleneck"
+        elif hears:
+            pattern = "response-mapping bottleneck"
+        else:
+            pattern = "no component above chance"
+        tested = hears and maps and judges
+        over = over_represented(ev.states[cue]) if tested else []
+        out.append(
+            ComponentsAtCue(
+                cue=cue,
+                pattern=pattern,
+                marginals=marg,
+                above=above,
+                dependence_tested=tested,
+                over_represented=over,
+                text=components_text(cue, pattern, marg, tested, over, ev.states[cue]),
+            )  # fmt: skip
+        )
+    return out
+
+
+def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
+    if cue is None:
+        return []
+    out: list[Behaviour] = []
     for direction in ("first", "second"):
-        cells = [p for p in position if p.get("direction") == direction]
+        cells = sorted(
+            (p for p in ev.position if p.get("direction") == direction and p["cue"] == cue),
+            key=lambda p: (p["probe"] != "J", p["protocol"] != "pointwise", p["probe"]),
+        )
         if cells:
             named = ", ".join(
-                f"{p['probe']} {p['protocol']} {p['cue']} {_pct(p['rate'])}" for p in cells[:4]
+                f"{p['probe']} {p['protocol']} {pct(p['rate'])} first-option picks"
+                for p in cells[:3]
             )
-            more = f" and {len(cells) - 4} more" if len(cells) > 4 else ""
-            out.append(f"position-biased towards the {direction} option ({named}{more})")
-    if audio and audio.get("ci_high") is not None and audio["ci_high"] < AUDIO_DEAF_MAX:
-        out.append(
-            f"ignores the audio (its pointwise choice changes in {_pct(audio['rate'])} of "
-            "branch pairs when only the audio changes)"
-        )
-    if jt and jt.get("ci_low") is not None and jt["ci_low"] > 0.5 and jt["rate"] >= 0.75:
-        out.append(
-            f"repeats its text-only choice (J–T agreement {_pct(jt['rate'])}, CI {_ci(jt)}; "
-            "a judge that follows the audio agrees half the time)"
-        )
+            more = f" and {len(cells) - 3} more" if len(cells) > 3 else ""
+            out.append(Behaviour(kind="position-biased", evidence=estimate(cells[0]),
+                                 text=f"position-biased towards the {direction} option "
+                                      f"({named}{more})"))  # fmt: skip
+    gap = ev.order_gap.get(cue)
+    if gap:
+        d = estimate(gap)
+        if d.rate is not None and abs(d.rate) >= ORDER_GAP_MIN and (d.above(0) or d.below(0)):
+            ab, ba = estimate(gap.get("ab")), estimate(gap.get("ba"))
+            which = "R1/R2 as given (ab)" if d.rate > 0 else "swapped (ba)"
+            out.append(Behaviour(kind="order-dependent", evidence=d,
+                                 text=f"order-dependent: right mostly when the responses are "
+                                      f"{which} (J {pct(ab.rate)} in ab vs {pct(ba.rate)} in "
+                                      f"ba, difference CI {ci(d, True)})"))  # fmt: skip
+    b = ev.behaviour.get(cue, {})
+    audio = estimate(b.get("audio_sensitivity"))
+    deaf = audio.ci_high is not None and audio.ci_high < AUDIO_DEAF_MAX
+    if deaf:
+        out.append(Behaviour(kind="ignores the audio", evidence=audio,
+                             text=f"ignores the audio (its pointwise choice changes in "
+                                  f"{pct(audio.rate)} of branch pairs when only the audio "
+                                  f"changes)"))  # fmt: skip
+    jt = estimate(b.get("j_t_agreement"))
+    if jt.above(0.5) and (jt.rate or 0) >= 0.75:
+        out.append(Behaviour(kind="repeats its text-only choice", evidence=jt,
+                             text=f"repeats its text-only choice (J–T agreement "
+                                  f"{pct(jt.rate)}, CI {ci(jt)}; a judge that follows the "
+                                  f"audio agrees half the time)"))  # fmt: skip
+    turns = ev.turn_positions.get(cue, [])
+    if turns and not deaf and len(turns) >= 2:
+        heard = [t for t in turns if estimate(t).above(0.5)]
+        unheard = [
+            t for t in turns
+            if not estimate(t).above(0.5) and (t.get("rate") or 0) < TURN_UNHEARD_MAX
+        ]  # fmt: skip
+        if heard and unheard:
+            out.append(Behaviour(kind="hears only some turns", text=turn_text(heard, turns)))
     return out
 
 
-def choose_group(states: Section) -> tuple[str, bool]:
-    """(group, exceeds): the group with the largest excess over independence whose interval
-    is above 0, else the largest group by mass (exceeds=False)."""
-    exceeding = [
-        g for g in GROUPS if (states["excess"][g].get("ci_low") or 0.0) > 0 and states["units"]
-    ]
-    if exceeding:
-        return max(exceeding, key=lambda g: states["excess"][g]["rate"]), True
-    return max(GROUPS, key=lambda g: states["groups"][g]["rate"] or 0.0), False
+def _diagnosis(
+    native: Step, rec: Step, cue: Step, comps: list[ComponentsAtCue], habits: list[Behaviour]
+) -> Diagnosis:
+    if not native.ran:
+        return "no answers"
+    here = next((c for c in comps if c.cue == native.cue), None)
+    if native.outcome == "reliable":
+        return "reliable"
+    if native.outcome == "usable":
+        if here is None or not here.dependence_tested:
+            return "usable"
+        if here.over_represented:
+            return "usable, systematic failure mode"
+        return "usable, no systematic failure mode"
+    if rec.outcome == "recoverable":
+        return "recoverable only in pairwise"
+    if cue.outcome == "works only when cued":
+        return "works only when cued"
+    kinds = [h.kind for h in habits]
+    for kind, name in (
+        ("position-biased", "position-biased"),
+        ("order-dependent", "order-dependent"),
+        ("ignores the audio", "ignores the audio"),
+        ("repeats its text-only choice", "ignores the audio"),
+        ("hears only some turns", "hears only some turns"),
+    ):
+        if kind in kinds:
+            return name  # type: ignore[return-value]
+    if here is not None and here.pattern in (
+        "Potemkin",
+        "perception bottleneck",
+        "response-mapping bottleneck",
+        "shortcut-like success",
+    ):
+        return here.pattern  # type: ignore[return-value]
+    return "below chance" if native.outcome == "below chance" else "at chance"
 
 
-def _state_sentence(states: Section) -> tuple[str, str]:
-    group, exceeds = choose_group(states)
-    mass = states["groups"][group]
-    expected = states["expected"][group]
-    excess = states["excess"][group]
-    name = group
-    if group == "component bottleneck":
-        m = states["masses"]
-        name = (
-            "perception bottleneck (010)"
-            if (m["010"]["rate"] or 0) >= (m["100"]["rate"] or 0)
-            else "response-mapping bottleneck (100)"
+def verdict(ev: Evidence) -> Verdict:
+    """The cascade's verdict for one judge × task (rules in the module docstring)."""
+    cue = native_cue(ev)
+    native = native_step(ev, cue)
+    rec = recoverable_step(ev, cue, native)
+    cued = cue_step(ev, cue, native)
+    comps = components(ev)
+    habits = behaviours(ev, cue)
+    diagnosis = _diagnosis(native, rec, cued, comps, habits)
+    here = next((c for c in comps if c.cue == cue), None)
+    steps = [native.text, rec.text if rec.ran else "", cued.text if cued.ran else ""]
+    steps += [c.text for c in comps]
+    if habits:
+        steps.append("Behaviours: " + "; ".join(h.text for h in habits) + ".")
+    small = ev.items < SMALL_SAMPLE
+    if small:
+        steps.append(f"Small sample: {ev.items} items (< {SMALL_SAMPLE}); intervals are wide.")
+    failed, asked = ev.failed_calls
+    if failed:
+        steps.append(
+            f"{failed} of {asked} questions ended in call errors: every figure rests on the "
+            "answered ones and units with a failed call are left out of order-consistent "
+            "figures; resume the run to ask them again."
         )
-    share = f"{_pct(mass['rate'])} of units (CI {_ci(mass)})"
-    if exceeds:
-        text = (
-            f"Most over-represented state group: {name} — {share}, {excess['rate']:+.1%} over "
-            f"the {_pct(expected['rate'])} that independent P, O and J would give (excess CI "
-            f"{excess['ci_low']:+.1%} to {excess['ci_high']:+.1%})."
-        )
-    else:
-        text = (
-            f"No state group exceeds what independent P, O and J would give; the largest is "
-            f"{name} — {share} (independence: {_pct(expected['rate'])})."
-        )
-    return group, text
-
-
-def verdict(
-    judge: str,
-    task: str,
-    items: int,
-    j: Section | None,
-    states: Section | None,
-    position: list[Section],
-    audio: Section | None,
-    jt: Section | None,
-    failed_calls: tuple[int, int] = (0, 0),
-) -> Section:
-    """The verdict record for one judge × task (see the module docstring for the rules).
-    `failed_calls` = (calls that ended in errors, all questions): named in the text, since
-    every figure then rests on the answered calls only."""
-    why = explanations(position, audio, jt)
-    out: Section = {
-        "judge": judge,
-        "task": task,
-        "items": items,
-        "small_sample": items < SMALL_SAMPLE,
-        "behaviours": why,
-        "group": None,
-        "failed_calls": failed_calls[0],
-        "j_accuracy": None if j is None else {k: j[k] for k in ("accuracy", "ci_low", "ci_high")},
-    }
-    if j is None or j["accuracy"] is None:
-        out["kind"] = "no answers"
-        text = "No pointwise J answer: run the J probe (pointwise) to judge this task."
-    elif j["ci_low"] is not None and j["ci_low"] <= 0.5 <= j["ci_high"]:
-        out["kind"] = "at chance"
-        text = (
-            f"At chance (J {_pct(j['accuracy'])}, CI {_ci(j)}): the state breakdown is not "
-            "interpretable."
-        )
-        text += (
-            " " + _cap("; ".join(why)) + "."
-            if why
-            else " No position bias or deafness to the audio explains it: it behaves like a guess."
-        )
-    elif states is None or not states["units"]:
-        out["kind"] = "no states"
-        text = (
-            f"J {_pct(j['accuracy'])} (CI {_ci(j)}); no (P, O, J) states: run the P and O "
-            "probes (pointwise) to diagnose it."
-        )
-    else:
-        out["kind"] = "state"
-        out["group"], text = _state_sentence(states)
-        text += f" J {_pct(j['accuracy'])} (CI {_ci(j)})."
-        if why:
-            text += " Also: " + "; ".join(why) + "."
-    if out["small_sample"]:
-        text += f" Small sample: {items} items (< {SMALL_SAMPLE}); intervals are wide."
-    if failed_calls[0]:
-        text += (
-            f" {failed_calls[0]} of {failed_calls[1]} questions ended in call errors: every "
-            "figure rests on the answered ones and units with a failed call are left out of "
-            "order-consistent figures; resume the run to ask them again."
-        )
-    out["text"] = f"[{items} items] {text}"
-    return out
+    j = native.evidence.get("J")
+    kind = "no answers" if not native.ran else _level(j or Estimate(), 0.5)
+    group = PATTERN_GROUP.get(here.pattern) if here else None
+    return Verdict(
+        judge=ev.judge,
+        task=ev.task,
+        items=ev.items,
+        small_sample=small,
+        failed_calls=failed,
+        diagnosis=diagnosis,
+        headline=headline(diagnosis, native, rec, cued, here, habits),
+        native=native,
+        recoverable=rec,
+        cue=cued,
+        components=comps,
+        behaviours=habits,
+        text=f"[{ev.items} items] " + " ".join(s for s in steps if s),
+        kind=kind,
+        group=group,
+        j_accuracy=j,
+    )

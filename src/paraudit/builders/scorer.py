@@ -8,16 +8,23 @@ no accepted rendering after 10 tries is dropped, and the caller drops its whole 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
+import numpy as np
+
+from paraudit.audio.clips import Clip
 from paraudit.items.records import Speaker
+from paraudit.qc import dnsmos
 from paraudit.qc.rules import (
+    RULES,
     Baseline,
+    Miss,
     Verdict,
     canonical_emotion,
     judge,
@@ -26,15 +33,23 @@ from paraudit.qc.rules import (
     rule_description,
 )
 from paraudit.qc.ser import SERBackend
-from paraudit.render.tts import LOCAL_COMPUTE, Clip, TTSBackend
+from paraudit.render.tts import LOCAL_COMPUTE, TTSBackend
 
 MAX_ACCEPTED = 3
 MAX_TRIES = 10
 NEUTRAL_RENDERS = 3
 
 C = TypeVar("C")
-TurnJob = tuple[str, str, Speaker, str]
-"""(text, emotion, role, voice)"""
+
+
+class TurnRequest(NamedTuple):
+    """One turn to voice, in the order `TTSBackend.synthesize` takes it: the one request shape
+    from the builders through voicing to the scorer (a plain tuple in that order is equal)."""
+
+    text: str
+    emotion: str
+    role: Speaker
+    voice: str
 
 
 @dataclass(frozen=True)
@@ -51,6 +66,9 @@ class RetryOutcome(Generic[C]):
     best: Scored[C] | None
     verdicts: tuple[Verdict, ...]
     """Every try's verdict, in order."""
+    repeated_at: int | None = None
+    """The attempt whose rendering was byte-identical to an earlier one: retrying stopped there
+    (the backend gives the same audio again, so further tries cannot change the verdict)."""
 
     @property
     def tries(self) -> int:
@@ -79,17 +97,26 @@ def render_with_retry(
     *,
     max_accepted: int = MAX_ACCEPTED,
     max_tries: int = MAX_TRIES,
+    fingerprint: Callable[[C], bytes] | None = None,
 ) -> RetryOutcome[C]:
     """Call `render(attempt)` and `score(clip)` for attempts 0, 1, … until `max_accepted`
     renderings were accepted or `max_tries` were made; keep the best accepted by fitness (the
-    earliest among equals)."""
+    earliest among equals). With `fingerprint`, a rendering identical to an earlier try ends
+    the retries unscored: a deterministic backend would give it again and again (a hosted TTS
+    that ignores sampling; Piper once its profile strength is capped)."""
     if max_accepted < 1 or max_tries < max_accepted:
         raise ValueError("need 1 ≤ max_accepted ≤ max_tries")
     verdicts: list[Verdict] = []
     best: Scored[C] | None = None
     accepted = 0
+    seen: set[bytes] = set()
     for attempt in range(max_tries):
         clip = render(attempt)
+        if fingerprint is not None:
+            fp = fingerprint(clip)
+            if fp in seen:
+                return RetryOutcome(best, tuple(verdicts), repeated_at=attempt)
+            seen.add(fp)
         v = score(clip)
         verdicts.append(v)
         if v.accepted:
@@ -108,6 +135,8 @@ class EmotionCounts:
     dropped: int = 0
     tries: int = 0
     accepted_tries: int = 0
+    stopped_identical: int = 0
+    """Turns whose retries stopped at a rendering identical to an earlier try."""
     rules: dict[str, int] = field(default_factory=dict)
     """Rule (with its source) → turns it decided."""
 
@@ -128,6 +157,7 @@ class QCCounts:
         c.turns += 1
         c.tries += outcome.tries
         c.accepted_tries += outcome.accepted
+        c.stopped_identical += outcome.repeated_at is not None
         if outcome.dropped:
             c.dropped += 1
         else:
@@ -146,10 +176,17 @@ class QCCounts:
                 "tries": c.tries,
                 "retries": c.retries,
                 "accepted_tries": c.accepted_tries,
+                # Only where it happened: the card's column then says retries were cut short.
+                **({"stopped_identical": c.stopped_identical} if c.stopped_identical else {}),
                 "rules": dict(sorted(c.rules.items())),
             }
             for e, c in sorted(self.by_emotion.items())
         }
+
+
+def _fingerprint(clip: Clip) -> bytes:
+    samples = np.ascontiguousarray(clip.samples, dtype=np.float64)
+    return hashlib.sha256(samples.tobytes() + str(clip.sample_rate).encode()).digest()
 
 
 class AudioScorer:
@@ -184,8 +221,6 @@ class AudioScorer:
 
     def describe(self) -> dict[str, Any]:
         """For the dataset card: policy, SER model, and the rule each emotion is judged by."""
-        from paraudit.qc.rules import RULES
-
         return {
             "max_accepted": self.max_accepted,
             "max_tries": self.max_tries,
@@ -202,7 +237,14 @@ class AudioScorer:
         if known is not None:
             return known
         n = 1 if self.tts.deterministic else self.neutral_renders
-        clips = [self.tts.synthesize(text, "neutral", role, voice, attempt=i) for i in range(n)]
+        clips: list[Clip] = []
+        seen: set[bytes] = set()
+        for i in range(n):
+            clip = self.tts.synthesize(text, "neutral", role, voice, attempt=i)
+            if _fingerprint(clip) in seen:
+                break  # the service repeats itself: more of the same leaves the mean as it is
+            seen.add(_fingerprint(clip))
+            clips.append(clip)
         with LOCAL_COMPUTE:
             base = neutral_baseline([(c.samples, c.sample_rate) for c in clips], text)
         with self._lock:
@@ -218,13 +260,13 @@ class AudioScorer:
         v = judge(emotion, m, probs)
         values = {**v.values, **{f"ser_{k}": p for k, p in (probs or {}).items()}}
         reasons = list(v.reasons)
+        misses = list(v.misses)
         if self.min_dnsmos_ovrl is not None:
-            from paraudit.qc.dnsmos import dnsmos
-
-            ovrl = dnsmos(clip.samples, clip.sample_rate).ovrl
+            ovrl = dnsmos.dnsmos(clip.samples, clip.sample_rate).ovrl
             values["dnsmos_ovrl"] = ovrl
             if not ovrl >= self.min_dnsmos_ovrl:
                 reasons.append(f"DNSMOS OVRL {ovrl:.2f} < {self.min_dnsmos_ovrl:g}")
+                misses.append(Miss("dnsmos_ovrl", ovrl, "≥", self.min_dnsmos_ovrl))
         return Verdict(
             emotion=v.emotion,
             accepted=not reasons,
@@ -233,6 +275,7 @@ class AudioScorer:
             source=v.source,
             reasons=tuple(reasons),
             values=values,
+            misses=tuple(misses),
         )
 
     def render_turn(self, text: str, emotion: str, role: Speaker, voice: str) -> RetryOutcome[Clip]:
@@ -244,6 +287,7 @@ class AudioScorer:
             lambda clip: self.score(clip, text, emotion, base),
             max_accepted=self.max_accepted,
             max_tries=self.max_tries,
+            fingerprint=_fingerprint,
         )
         with self._lock:
             self.counts.record(canonical_emotion(emotion), outcome)
@@ -251,19 +295,19 @@ class AudioScorer:
 
     def render_turns(
         self,
-        jobs: Sequence[TurnJob],
+        jobs: Sequence[TurnRequest],
         *,
         workers: int = 1,
-        on_done: Callable[[TurnJob, RetryOutcome[Clip]], None] | None = None,
-    ) -> dict[TurnJob, RetryOutcome[Clip]]:
+        on_done: Callable[[TurnRequest, RetryOutcome[Clip]], None] | None = None,
+    ) -> dict[TurnRequest, RetryOutcome[Clip]]:
         """Render-and-retry distinct (text, emotion, role, voice) jobs, `workers` at a time in
         threads. Worth it for hosted TTS, whose calls wait on the network; local synthesis and
         measurement (Praat, Piper) run one at a time under `LOCAL_COMPUTE`. Each job's tries
         stay in order, so results do not depend on `workers`."""
         unique = list(dict.fromkeys(jobs))
-        out: dict[TurnJob, RetryOutcome[Clip]] = {}
+        out: dict[TurnRequest, RetryOutcome[Clip]] = {}
 
-        def one(job: TurnJob) -> tuple[TurnJob, RetryOutcome[Clip]]:
+        def one(job: TurnRequest) -> tuple[TurnRequest, RetryOutcome[Clip]]:
             return job, self.render_turn(*job)
 
         pool = ThreadPoolExecutor(workers) if workers > 1 else None

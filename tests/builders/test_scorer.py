@@ -7,13 +7,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from paraudit.builders.scorer import AudioScorer, QCCounts, render_with_retry
 from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
 from paraudit.qc import dnsmos as dnsmos_module
 from paraudit.qc.dnsmos import DnsmosScore
 from paraudit.qc.rules import Verdict
-from paraudit.qc.scorer import AudioScorer, QCCounts, render_with_retry
-from paraudit.render.tts import TTSBackend, make_tts
+from paraudit.render.backends import make_tts
+from paraudit.render.tts import TTSBackend
 
 RATE = 16000
 
@@ -86,7 +87,9 @@ def test_counts_for_the_card() -> None:
 
 class Tones(TTSBackend):
     """A deterministic test backend: harmonic tones whose pitch and pace follow the emotion
-    and the attempt (frazzled: +2 st and 40 % faster at attempt 0, +1 st per attempt)."""
+    and the attempt (frazzled: +2 st and 40 % faster at attempt 0, +1 st per attempt). Like a
+    service that samples afresh, each attempt's bytes differ (by a level change far below any
+    threshold), so retries run their course."""
 
     name = "tones"
     voices = ("low", "high")
@@ -108,7 +111,8 @@ class Tones(TTSBackend):
             f0 *= 2 ** ((2 + attempt) / 12)
             seconds /= 1.4
         t = np.arange(int(RATE * seconds)) / RATE
-        x = 0.2 * (np.sin(2 * np.pi * f0 * t) + 0.5 * np.sin(4 * np.pi * f0 * t))
+        level = 0.2 * (1 + 1e-4 * attempt)
+        x = level * (np.sin(2 * np.pi * f0 * t) + 0.5 * np.sin(4 * np.pi * f0 * t))
         return x, RATE, {"f0": f0}
 
 
@@ -188,10 +192,11 @@ def test_piper_renderings_pass_the_published_hesitant_rule(tmp_path: Path) -> No
 
 
 def test_hosted_turns_through_the_scorer_in_threads(tmp_path: Path) -> None:
-    """The loopback service always returns the same neutral Piper sentence: neutral turns pass,
-    frazzled ones never do, and every request carries its own emotion's instructions."""
+    """The loopback service returns the same neutral Piper sentence (its bytes varied by one
+    sample per request, as a sampling service's differ): neutral turns pass, frazzled ones
+    never do, and every request carries its own emotion's instructions."""
+    from paraudit.audio.clips import resample
     from paraudit.render.piper_voice import load_synth, resolve_voice
-    from paraudit.render.tts import resample
     from paraudit.render.tts_styles import STYLES
     from tests.render.tts_loopback import RATE as HOSTED_RATE
     from tests.render.tts_loopback import TTSLoopback
@@ -199,7 +204,7 @@ def test_hosted_turns_through_the_scorer_in_threads(tmp_path: Path) -> None:
     text = "They moved the meeting to Friday."
     synth = load_synth(resolve_voice(None))
     speech = resample(synth.synthesize(text), synth.sample_rate, HOSTED_RATE)
-    with TTSLoopback(speech) as server:
+    with TTSLoopback(speech, vary=True) as server:
         tts = make_tts(f"openai:gpt-4o-mini-tts@{server.url}/v1", cache_dir=tmp_path)
         scorer = AudioScorer(tts, max_tries=4)
         jobs = [(text, "neutral", "human", "echo"), (text, "frazzled", "human", "alloy")]
@@ -212,3 +217,55 @@ def test_hosted_turns_through_the_scorer_in_threads(tmp_path: Path) -> None:
     assert len(bodies) == 3 + 3 + 4
     frazzled = [b for b in bodies if b["instructions"] == STYLES["frazzled"][0]]
     assert len(frazzled) == 4 and all(b["voice"] == "alloy" for b in frazzled)
+
+
+def test_one_turn_request_shape_from_builders_to_the_tts() -> None:
+    # Builders, voicing and the scorer once passed (text, speaker, emotion, voice) and
+    # (text, emotion, role, voice) tuples and reshuffled between them.
+    import inspect
+
+    from paraudit.builders.scorer import TurnRequest
+
+    params = list(inspect.signature(TTSBackend.synthesize).parameters)
+    assert list(TurnRequest._fields) == params[1:5]
+    job = TurnRequest("Hi there.", "sad", "human", "low")
+    assert job == ("Hi there.", "sad", "human", "low") and hash(job) == hash(tuple(job))
+
+
+class Same(Tones):
+    """A deterministic service that ignores the emotion and the attempt: every request gives
+    the same bytes (the issue's case: 1,229 TTS requests, 0 items)."""
+
+    def render(
+        self, text: str, emotion: str, role: Speaker, voice: str, attempt: int
+    ) -> tuple[np.ndarray, int, dict[str, object]]:
+        return Tones.render(self, text, "neutral", role, voice, 0)
+
+
+def test_retrying_stops_at_a_byte_identical_rendering() -> None:
+    scorer = AudioScorer(Same(), max_tries=10)
+    out = scorer.render_turn("we could maybe move the meeting", "frazzled", "human", "low")
+    # The second try repeats the first: a third could only repeat it again.
+    assert out.dropped and out.tries == 1 and out.repeated_at == 1
+    # Two neutral renderings (the second repeats the first), then two frazzled tries.
+    assert scorer.tts.fresh_renders == 2 + 2
+    assert scorer.counts.as_dict()["frazzled"]["stopped_identical"] == 1
+    # A rejected turn says, in numbers, which threshold it missed.
+    assert out.verdicts[-1].misses and out.verdicts[-1].misses[0].rule.startswith("rel_pitch ≥")
+
+
+def test_hosted_deterministic_service_is_asked_twice_per_failing_turn(tmp_path: Path) -> None:
+    from paraudit.audio.clips import resample
+    from paraudit.render.piper_voice import load_synth, resolve_voice
+    from tests.render.tts_loopback import RATE as HOSTED_RATE
+    from tests.render.tts_loopback import TTSLoopback
+
+    text = "They moved the meeting to Friday."
+    synth = load_synth(resolve_voice(None))
+    speech = resample(synth.synthesize(text), synth.sample_rate, HOSTED_RATE)
+    with TTSLoopback(speech) as server:
+        tts = make_tts(f"openai:gpt-4o-mini-tts@{server.url}/v1", cache_dir=tmp_path)
+        out = AudioScorer(tts, max_tries=10).render_turn(text, "frazzled", "human", "alloy")
+        asked = len(server.requests)
+    assert out.dropped and out.repeated_at == 1
+    assert asked == 2 + 2  # was 3 + 10

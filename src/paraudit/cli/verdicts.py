@@ -1,0 +1,68 @@
+"""How `run --report` and `demo` end: one line per judge × task (its verdict), then the report.
+
+The verdicts are what a newcomer acts on; the per-cell table (`--table`) is for digging in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+
+from paraudit.cli.common import console
+from paraudit.stats.model import Verdict
+
+_ITEMS = re.compile(r"^\[\d+ items\]\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def verdict_headlines(summary: dict[str, Any]) -> list[str]:
+    """One line per judge × task: "judge · task: headline", in the summary's order.
+
+    The one place that reads a verdict for the terminal: the typed verdict's own headline
+    (`stats.model.Verdict.headline`, made in `stats/verdict_text.py`). A summary written
+    before verdicts had one (schema paraudit.summary/2) gives its text's first sentence.
+    """
+    out = []
+    for raw in summary["verdicts"]:
+        if "headline" in raw:
+            v = Verdict.model_validate(raw)
+            out.append(f"{v.judge} · {v.task}: {v.headline}")
+            continue
+        text = _ITEMS.sub("", raw["text"])
+        headline = _SENTENCE_END.split(text, maxsplit=1)[0]
+        out.append(f"{raw['judge']} · {raw['task']}: {headline}")
+    return out
+
+
+def wrap(line: str, width: int) -> list[str]:
+    """Lines of at most `width` columns, broken at spaces only (a path or spec stays whole even
+    if longer), continuation lines indented so each verdict reads as one entry."""
+    return textwrap.wrap(
+        line,
+        width,
+        subsequent_indent="    ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [""]
+
+
+def print_verdicts(report_dir: Path) -> None:
+    """The verdicts of the report in `report_dir` (its summary.json), one entry each."""
+    summary = json.loads((report_dir / "summary.json").read_text(encoding="utf-8"))
+    lines = verdict_headlines(summary)
+    console.print(
+        f"[bold]verdicts[/] ({len(lines)}, one per judge × task; the report explains each):",
+        highlight=False,
+    )
+    for line in lines:
+        for part in wrap(line, console.width):
+            console.print(escape(part), highlight=False, soft_wrap=True)
+
+
+def print_report_path(path: Path) -> None:
+    console.print(f"[green]✓[/] diagnostic report → {escape(str(path))}", highlight=False)

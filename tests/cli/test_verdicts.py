@@ -1,0 +1,116 @@
+"""How `run --report` and `demo` end: one verdict per judge × task, at 80 columns, then the
+report's path; the per-cell table only on request."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from paraudit.cli.main import app
+from paraudit.cli.verdicts import verdict_headlines, wrap
+
+runner = CliRunner()
+
+
+def _invoke80(*args: str) -> tuple[int, str]:
+    r = runner.invoke(app, list(args), env={"COLUMNS": "80"})
+    assert "Traceback" not in r.output, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    return r.exit_code, r.output
+
+
+def test_headline_is_the_typed_verdicts_own(tiny_dataset: Path, tmp_path: Path) -> None:
+    import numpy as np
+
+    from paraudit.stats.judge_model import JudgeModel, audit_rows
+    from paraudit.stats.summary import summarize
+
+    rows = audit_rows(JudgeModel("perfect"), 40, np.random.default_rng(0))
+    rows += audit_rows(JudgeModel("first", first=True), 40, np.random.default_rng(0))
+    summary = summarize(rows, replicates=200)
+    assert verdict_headlines(summary) == [
+        "first · single-turn-emotions: Not usable natively (J 50.0% [50.0%–50.0%], at "
+        "chance): position-biased towards the first option (J pointwise 100.0% first-option "
+        "picks, J pairwise 100.0% first-option picks, O pointwise 100.0% first-option picks "
+        "and 1 more).",
+        "perfect · single-turn-emotions: Reliable natively: J 100.0% [100.0%–100.0%], lower "
+        "bound ≥ 80 % (cue none).",
+    ]
+
+
+def test_an_old_summarys_headline_is_the_first_sentence_of_its_text() -> None:
+    summary = {
+        "verdicts": [
+            {
+                "judge": "builtin:first",
+                "task": "positional-emotion",
+                "text": "[34 items] At chance (J 50.0%, CI 50.0%–50.0%): not interpretable. "
+                "Position-biased towards the first option (J pairwise none 100.0%).",
+            },
+            {"judge": "j2", "task": "t", "text": "[3 items] Reliable 66.2% of units. J 76.5%."},
+        ]
+    }
+    assert verdict_headlines(summary) == [
+        "builtin:first · positional-emotion: At chance (J 50.0%, CI 50.0%–50.0%): not "
+        "interpretable.",
+        "j2 · t: Reliable 66.2% of units.",
+    ]
+
+
+def test_wrap_breaks_at_spaces_only_and_indents_continuations() -> None:
+    line = "builtin:transcript · single-turn-emotions: " + "word " * 30 + "/a/very/long/path" * 6
+    parts = wrap(line, 80)
+    assert all(len(p) <= 80 for p in parts[:-1])  # the last: a path longer than a line, whole
+    assert all(p.startswith("    ") for p in parts[1:])
+    assert " ".join(p.strip() for p in parts) == " ".join(line.split())
+
+
+def _tokens(text: str) -> set[str]:
+    return set(text.split())
+
+
+def test_demo_ends_with_one_verdict_per_judge_and_task(tiny_dataset: Path, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    out.mkdir()
+    shutil.copytree(tiny_dataset, out / "starter")  # reused, not rebuilt: the test stays fast
+    code, text = _invoke80("demo", "--out", str(out))
+    assert code == 0, text
+    summary = json.loads((out / "report" / "summary.json").read_text())
+    headlines = verdict_headlines(summary)
+    assert len(headlines) == len(summary["verdicts"]) == 4 * 2  # four judges × two tasks
+    lines = text.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("verdicts ("))
+    end = next(n for n, line in enumerate(lines) if line.startswith("✓ diagnostic report → "))
+    entries = [line for line in lines[start + 1 : end] if not line.startswith("    ")]
+    assert entries == [h[: len(e)] for h, e in zip(headlines, entries, strict=True)]
+    assert str(out / "report" / "report.html") in "".join(lines[end:])  # the last thing said
+    assert all(len(line) <= 80 for line in lines[start:end])
+    # Nothing cut mid-word: every word of every headline is printed whole.
+    assert all(w in _tokens(text) for h in headlines for w in h.split())
+    assert "accuracy (strict)" not in text  # the per-cell table only with --table
+    code, text = _invoke80("demo", "--out", str(out), "--table")
+    assert code == 0, text
+    assert text.index("J1 = ") < text.index("accuracy (strict)") < text.index("verdicts (")
+
+
+def test_run_report_ends_with_verdicts_and_refuses_the_run_folder(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    run, report = tmp_path / "run", tmp_path / "report"
+    base = ["run", str(tiny_dataset), "--judge", "builtin:first", "--probes", "J,P,O"]
+    code, text = _invoke80(*base, "--out", str(run), "--report", str(run))
+    assert code != 0 and "--report must be another folder than --out" in text
+    assert not run.exists()  # refused before any call
+    code, text = _invoke80(*base, "--out", str(run), "--report", str(report))
+    assert code == 0, text
+    assert (report / "report.html").is_file()
+    assert "verdicts (2, one per judge × task" in text
+    assert "builtin:first · positional-emotion: " in text
+    assert "accuracy (strict)" not in text
+    code, text = _invoke80(*base, "--out", str(run))  # no report: the table and the next step
+    assert code == 0, text
+    assert "accuracy (strict)" in text and "verdicts (" not in text
+    assert f"paraudit report {run} --out REPORT_DIR" in " ".join(text.split())
