@@ -7,7 +7,7 @@ Case list:
              --force) · --out a file paraudit did not write (--force)
   annotate-export  --csv over a file · --csv and --jsonl on one path · --jsonl on the store ·
              --force over a foreign file · --run inside a dataset
-  annotate-stats   --json over a file · --json over a foreign file (--force)
+  annotate-stats   --json over a file · on the store itself · over a foreign file (--force)
   import-hf  --force over a dataset holding a run folder · OUT inside a run folder
   export-hf  --force over an export holding notes
   build      starter --force over a dataset holding notes (refused before rendering)
@@ -145,6 +145,11 @@ CASES = [
         "stats-json-exists",
         lambda t: ["annotate-stats", str(_store(t)), "--json", str(_file(t))],
         "already exists",
+    ),
+    Case(
+        "stats-json-on-store",
+        lambda t: ["annotate-stats", str(_store(t)), "--json", str(t / "study.sqlite"), "--force"],
+        "name the same path",
     ),
     Case(
         "stats-json-foreign",

@@ -252,8 +252,8 @@ def annotate_stats(
     """Annotator accuracy, agreement on the overlap set, consistency, catch items, hard items."""
     check_fraction(threshold, "--threshold")
     if out is not None:
-        check_output_file(out, option="--json", force=force, kind=STATS_JSON)
         distinct_outputs([("the store", store), ("--json", out)])
+        check_output_file(out, option="--json", force=force, kind=STATS_JSON)
     st = AnnotationStore.open(store)
     try:
         js = judgments(answer_rows(st, st.dataset()))
