@@ -26,6 +26,12 @@ branch, which owns those commands):
              on an undecodable clip
 Positive controls (exit 0) sit beside them: --force over an earlier output, mixed formats
 allowed, compare of runs on different datasets (a warning), report without matplotlib noise.
+
+Friends, same rows and invariants (issue 19): test_faults_outputs.py (nothing replaced that
+paraudit did not write), test_faults_replies.py (provider reply shapes, waits),
+test_faults_audio.py (a clip is what its name says), test_faults_messages.py (messages and
+numbers), test_interrupt.py (Ctrl-C during a hung call), tests/engines/test_ray_faults.py
+(a lost Ray node).
 """
 
 from __future__ import annotations
