@@ -40,6 +40,11 @@ def capped_wait(asked: float, cap: float, reason: str, how_to_change: str) -> fl
             if asked > cap
             else ""
         )
-        for listener in _listeners:
-            listener(f"waiting {delay:g} s before retrying: {reason}{capped}")
+        tell_wait(f"waiting {delay:g} s before retrying: {reason}{capped}")
     return delay
+
+
+def tell_wait(message: str) -> None:
+    """Hand a long wait's line to the registered listener (none: nothing is printed)."""
+    for listener in _listeners:
+        listener(message)

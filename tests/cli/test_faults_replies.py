@@ -152,3 +152,23 @@ def test_a_huge_reply_is_stored_cut_with_its_size(tiny_dataset: Path, tmp_path: 
         assert len(raw) == MAX_REPLY_CHARS
         assert json.loads(usage)["reply_chars"] == 2_000_003
     assert (tmp_path / "run" / "results.jsonl").stat().st_size < 20 * MAX_REPLY_CHARS
+
+
+def test_a_long_rate_limit_wait_is_told_once() -> None:
+    import asyncio
+
+    from paraudit.runner.calls import RateLimiter
+
+    told: list[str] = []
+    on_long_wait(told.append)
+    limiter = RateLimiter(rpm=6)  # one call every 10 s: every call after the first waits
+
+    async def three_calls() -> None:
+        tasks = [asyncio.create_task(limiter.wait()) for _ in range(3)]
+        await asyncio.sleep(0.1)  # all three have planned their wait
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(three_calls())
+    assert len(told) == 1 and "for the rate limit (rpm=6)" in told[0], told

@@ -15,7 +15,7 @@ from typing import Any
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
-from paraudit.waits import capped_wait
+from paraudit.waits import LONG_WAIT_S, capped_wait, tell_wait
 
 
 def call_key(judge: Judge, prompt: Prompt, sample: int) -> str:
@@ -52,6 +52,8 @@ class RateLimiter:
         self._next = 0.0
         self._lock = asyncio.Lock()
         self._spent: deque[tuple[float, float]] = deque()
+        self._told = False
+        """A long wait for the budget is told once per limiter (it recurs on every call)."""
 
     async def wait(self, tokens: float = 0.0) -> None:
         if not self.interval and not self.tpm:
@@ -67,6 +69,10 @@ class RateLimiter:
             if self.tpm:
                 delay = max(delay, self._tokens_delay(now + delay, tokens))
                 self._spent.append((now + delay, tokens))
+        if delay > LONG_WAIT_S and not self._told:
+            self._told = True
+            budget = f"tpm={self.tpm:g}" if self.tpm else f"rpm={60 / self.interval:g}"
+            tell_wait(f"waiting {delay:.0f} s for the rate limit ({budget}); calls go at its pace")
         if delay > 0:
             await asyncio.sleep(delay)
 
