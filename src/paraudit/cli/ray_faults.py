@@ -64,7 +64,8 @@ def execute_on_ray(work: Callable[[], T], out: Path, resume: str) -> T:
     try:
         return work()
     except ParauditError as e:
-        text = str(e).rstrip(". ")
+        # The Ray Data pass's own line ends in a bare "rerun to resume": the command replaces it.
+        text = str(e).removesuffix("Answers stored so far are kept: rerun to resume").rstrip(". ")
         if "Ray" in text and resume not in text:
             raise ParauditError(
                 f"{text}; every answer finished so far is kept in {out / CALLS}: resume (only "
