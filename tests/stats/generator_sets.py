@@ -30,6 +30,7 @@ import soundfile as sf
 from paraudit.builders.pipeline import BuildOptions, build
 from paraudit.builders.voicing import Voiced
 from paraudit.compose.llm import CompletionCache, ComposerLLM, LLMSpec
+from paraudit.compose.prompts import FINAL_ANSWER_LINE
 from paraudit.items.dataset import load_dataset
 from paraudit.judges import registry
 from paraudit.judges.base import Judge, Reply
@@ -38,7 +39,13 @@ from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.runner.plan import PlanSpec, plan_instances
 from paraudit.runner.run import RunConfig, Runner
 from paraudit.specs import model_family
-from tests.builders.fakes import ChatServer, QuickVoicer, scripted_generator, write_emocf
+from tests.builders.fakes import (
+    ChatServer,
+    QuickVoicer,
+    scripted_generator,
+    write_emocf,
+    write_od3,
+)
 
 PLAN = PlanSpec(probes=("J",), protocols=("pointwise", "pairwise"), cues=("none",))
 PAIRS = [("anger", "sadness"), ("surprise", "neutral"), ("surprise", "sadness"),
@@ -55,6 +62,8 @@ GENERATORS = {"gpt": "gpt-4o-mini", "gemini": "gemini-2.0-flash"}
 def gpt_generator(messages: list[dict[str, Any]]) -> str:
     text = scripted_generator(messages)
     prompt = messages[-1]["content"]
+    if "PositionalWinoSound" in prompt and "taxi" in prompt:
+        return f"No clear second goal.\n{FINAL_ANSWER_LINE}\nimpossible"
     if "friendly voice assistant" not in prompt:
         return text
     if "train" in prompt:
@@ -81,18 +90,26 @@ class ToneVoicer(QuickVoicer):
         return out
 
 
-def build_set(tmp: Path, family: str, seed: int = 0, n: int | None = None) -> Path:
-    """The set one generator composes from SENTENCES (tones for audio, no QC drops)."""
+def build_set(
+    tmp: Path, family: str, seed: int = 0, n: int | None = None, kind: str = "single-turn"
+) -> Path:
+    """The set one generator composes from SENTENCES (single-turn) or the fakes' OD3 sample
+    (positional), with tones for audio and no QC drops."""
     reply = gpt_generator if family == "gpt" else scripted_generator
-    out = tmp / f"set-{family}-{seed}-{n}"
+    out = tmp / f"set-{kind}-{family}-{seed}-{n}"
+    source = (
+        write_emocf(tmp / "emocf.jsonl", SENTENCES)
+        if kind == "single-turn"
+        else write_od3(tmp / "od3.jsonl")
+    )
     with ChatServer(reply) as chat:
         port = chat.server.server_address[1]
         spec = f"openai:{GENERATORS[family]}@http://127.0.0.1:{port}/v1"
         store = CompletionCache(tmp / f"compose-{family}.sqlite")
         try:
             o = BuildOptions(
-                kind="single-turn",
-                source=write_emocf(tmp / "emocf.jsonl", SENTENCES),
+                kind=kind,
+                source=source,
                 out=out,
                 seed=seed,
                 n=n,
