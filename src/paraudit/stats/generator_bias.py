@@ -37,6 +37,7 @@ from paraudit.items.dataset import iter_item_lines
 from paraudit.runfolder.spec import read_run_json
 from paraudit.specs import model_family
 from paraudit.stats.bootstrap import _weights
+from paraudit.stats.rowgroups import read_groups
 from paraudit.stats.units import Row, answered
 
 Cell = tuple[str, str, str]
@@ -337,3 +338,21 @@ def generator_check(
         "judges": {j: judge_family(j) for j in judges},
         "cells": cells,
     }
+
+
+def check_runs(runs: list[Path], *, replicates: int, seed: int) -> dict[str, Any] | None:
+    """The check for a report: when it is given exactly two runs on sets from two different
+    generators (that share source records); None otherwise, so a report of other runs is
+    unchanged."""
+    if len(runs) != 2:
+        return None
+    try:
+        sa, sb = read_set(runs[0], "A"), read_set(runs[1], "B")
+        if sa.generator == sb.generator:
+            return None
+        a, b = (list(read_groups(d).rows()) for d in runs)
+        return generator_check(a, b, sa, sb, replicates=replicates, seed=seed)
+    except (ParauditError, ValueError, KeyError, TypeError):
+        # Not two generators' sets (or a dataset the panel cannot read): the report itself
+        # does not depend on the panel, so it is left out rather than failing the report.
+        return None
