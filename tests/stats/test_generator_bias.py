@@ -204,3 +204,11 @@ def test_a_run_whose_dataset_is_gone_is_refused(tmp_path: Path) -> None:
     (run / "run.json").write_text(json.dumps({"dataset": str(tmp_path / "moved")}))
     with pytest.raises(GeneratorCheckError, match="is not there"):
         read_set(run, "A")
+
+
+def test_a_generator_of_no_known_family_gets_no_interaction_line() -> None:
+    rows = _rows("openai:gpt-4o", {"i0": 1, "i1": 0}) + _rows("builtin:first", {"i0": 0, "i1": 1})
+    src = {"i0": "s:0", "i1": "s:1"}
+    unknown = AuditSet("ds", "openai:my-finetune", "unknown", {("t", i): s for i, s in src.items()})
+    result = generator_check(rows, rows, _set("openai", src), unknown, replicates=200)
+    assert [i["family"] for i in result["cells"][0]["interaction"]] == ["openai"]

@@ -80,8 +80,14 @@ def generators_check(
             "are compared, but there is no generator interaction to test"
         )
     else:
+        for name, s in g.items():
+            if s["family"] == "unknown":
+                warn(
+                    f"set {name.upper()}'s generator {s['spec']} is of no family paraudit knows "
+                    "(paraudit.specs.FAMILIES): no interaction test for it"
+                )
         for family in dict.fromkeys(s["family"] for s in g.values()):
-            if family not in result["judges"].values():
+            if family != "unknown" and family not in result["judges"].values():
                 console.print(
                     f"no {family} judge in the runs: no interaction test for the "
                     f"{family}-composed set",

@@ -225,6 +225,8 @@ def _interaction(
         return []
     out = []
     for s, family in enumerate(sets):
+        if family == "unknown":  # a model the family table does not know: no family to test
+            continue
         own = [c for c, j in enumerate(judges) if fam[j] == family]
         neutral = [c for c, j in enumerate(judges) if fam[j] not in sets]
         rival = [c for c, j in enumerate(judges) if fam[j] == sets[1 - s]]
