@@ -11,7 +11,7 @@ from rich.table import Table
 
 from paraudit.cli.common import console, warn
 from paraudit.report.build import load_runs
-from paraudit.stats.generator_bias import generator_check, read_set
+from paraudit.stats.generator_bias import generator_check, points, ranking_line, read_set
 
 
 def _acc(e: dict[str, float | None]) -> str:
@@ -19,19 +19,6 @@ def _acc(e: dict[str, float | None]) -> str:
     if v is None or lo is None or hi is None:
         return "–"
     return f"{v * 100:.0f} [{lo * 100:.0f},{hi * 100:.0f}]"
-
-
-def _diff(e: dict[str, float | None]) -> str:
-    v, lo, hi = e["value"], e["ci_low"], e["ci_high"]
-    if v is None or lo is None or hi is None:
-        return "–"
-    return f"{v * 100:+.0f} [{lo * 100:+.0f},{hi * 100:+.0f}]"
-
-
-def _coef(e: dict[str, Any] | None) -> str:
-    if not e or e["value"] is None:
-        return "–"
-    return f"{e['value']:.2f} [{e['ci_low']:.2f}, {e['ci_high']:.2f}]"
 
 
 def cell_table(cell: dict[str, Any], result: dict[str, Any]) -> Table:
@@ -53,7 +40,7 @@ def cell_table(cell: dict[str, Any], result: dict[str, Any]) -> Table:
     for j in cell["judges"]:
         table.add_row(
             j["judge"], j["family"] or "–", _acc(j["accuracy_a"]), _acc(j["accuracy_b"]),
-            _diff(j["difference"]),
+            points(j["difference"], ","),
         )  # fmt: skip
     return table
 
@@ -97,10 +84,8 @@ def generators_check(
         warn("no task × protocol × cue has probe J answers in both runs")
     for cell in result["cells"]:
         console.print(cell_table(cell, result))
-        r = cell["ranking"]
         console.print(
-            f"  ranking of {r['judges']} judges, A vs B: Kendall τ {_coef(r.get('kendall_tau'))}"
-            f" · Spearman ρ {_coef(r.get('spearman'))}",
+            f"  {ranking_line(cell['ranking'])}",
             highlight=False,
             soft_wrap=True,
         )

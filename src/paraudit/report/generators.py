@@ -12,12 +12,13 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from paraudit.stats.generator_bias import check_runs
+from paraudit.stats.generator_bias import check_runs, points, ranking_line
 
 COLOURS = ("#4e79a7", "#f28e2b")  # set A, set B
 CSS = (
     ".genbias .bar{height:.8em;display:inline-block;vertical-align:middle}"
-    ".genbias td.bars{width:16em}.genbias .lines{margin:.3em 0 1.2em}"
+    ".genbias td.bars{white-space:nowrap;min-width:19em}.genbias td{vertical-align:middle}"
+    ".genbias .lines{margin:.3em 0 1.2em}"
 )
 
 
@@ -26,28 +27,20 @@ def _bar(e: dict[str, float | None], colour: str) -> str:
     if v is None or lo is None or hi is None:
         return "–"
     return (
-        f"<div><span class='bar' style='width:{v * 12:.2f}em;background:{colour}'></span> "
+        f"<div><span class='bar' style='width:{v * 10:.2f}em;background:{colour}'></span> "
         f"{v:.0%} [{lo * 100:.0f}, {hi * 100:.0f}]</div>"
     )
-
-
-def _coef(e: dict[str, Any] | None) -> str:
-    if not e or e["value"] is None:
-        return "–"
-    return f"{e['value']:.2f} [{e['ci_low']:.2f}, {e['ci_high']:.2f}]"
 
 
 def _cell(cell: dict[str, Any], g: dict[str, Any]) -> str:
     rows = "".join(
         f"<tr><td>{escape(j['judge'])}</td><td>{escape(j['family'] or '–')}</td>"
         f"<td class='bars'>{_bar(j['accuracy_a'], COLOURS[0])}"
-        f"{_bar(j['accuracy_b'], COLOURS[1])}</td></tr>"
+        f"{_bar(j['accuracy_b'], COLOURS[1])}</td><td>{points(j['difference'])}</td></tr>"
         for j in cell["judges"]
     )
-    r = cell["ranking"]
     lines = [
-        f"ranking of {r['judges']} judges, A vs B: Kendall τ {_coef(r.get('kendall_tau'))} · "
-        f"Spearman ρ {_coef(r.get('spearman'))}",
+        ranking_line(cell["ranking"]),
         *(i["line"] for i in cell["interaction"]),
     ]
     return (
@@ -56,7 +49,8 @@ def _cell(cell: dict[str, Any], g: dict[str, Any]) -> str:
         f"{cell['sources_b']} sources in both sets)</h3>"
         "<table><thead><tr><th>judge</th><th>family</th><th>J accuracy: "
         f"<span style='color:{COLOURS[0]}'>A ({escape(g['a']['family'])})</span>, "
-        f"<span style='color:{COLOURS[1]}'>B ({escape(g['b']['family'])})</span></th></tr>"
+        f"<span style='color:{COLOURS[1]}'>B ({escape(g['b']['family'])})</span></th>"
+        "<th>B − A (points)</th></tr>"
         f"</thead><tbody>{rows}</tbody></table>"
         "<div class='lines'>" + "<br>".join(escape(x) for x in lines) + "</div>"
     )

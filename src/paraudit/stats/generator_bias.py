@@ -197,6 +197,28 @@ def pct(e: dict[str, float | None]) -> str:
     return f"{v * 100:+.0f} % [{lo * 100:.0f}, {hi * 100:.0f}]"
 
 
+def points(e: dict[str, float | None], sep: str = ", ") -> str:
+    """A difference in points with its interval: '+44 [+32, +57]'."""
+    v, lo, hi = e["value"], e["ci_low"], e["ci_high"]
+    if v is None or lo is None or hi is None:
+        return "–"
+    return f"{v * 100:+.0f} [{lo * 100:+.0f}{sep}{hi * 100:+.0f}]"
+
+
+def coefficient(e: dict[str, Any] | None) -> str:
+    """τ or ρ with its interval: '0.62 [0.46, 0.62]'."""
+    if not e or e["value"] is None:
+        return "–"
+    return f"{e['value']:.2f} [{e['ci_low']:.2f}, {e['ci_high']:.2f}]"
+
+
+def ranking_line(r: dict[str, Any]) -> str:
+    return (
+        f"ranking of {r['judges']} judges, A vs B: Kendall τ {coefficient(r.get('kendall_tau'))}"
+        f" · Spearman ρ {coefficient(r.get('spearman'))}"
+    )
+
+
 def interaction_line(family: str, group: str, did: dict[str, float | None]) -> str:
     """The one line the check gives per judge family: alignment only when the interval lies
     above 0."""
