@@ -17,6 +17,7 @@ from paraudit.stats.generator_bias import (
     AuditSet,
     GeneratorCheckError,
     generator_check,
+    interaction_line,
     judge_family,
     kendall_tau_b,
     read_set,
@@ -212,3 +213,18 @@ def test_a_generator_of_no_known_family_gets_no_interaction_line() -> None:
     unknown = AuditSet("ds", "openai:my-finetune", "unknown", {("t", i): s for i, s in src.items()})
     result = generator_check(rows, rows, _set("openai", src), unknown, replicates=200)
     assert [i["family"] for i in result["cells"][0]["interaction"]] == ["openai"]
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "high", "start"),
+    [
+        (0.12, 0.04, 0.20, "google judges gain +12 % [4, 20] more on the google-composed set "),
+        (-0.12, -0.20, -0.04, "google judges gain 12 % [4, 20] less on the google-composed"),
+        (0.12, -0.04, 0.20, "no sign of generator alignment: google judges +12 % [-4, 20]"),
+    ],
+)
+def test_the_interaction_line_names_alignment_only_above_zero(
+    value: float, low: float, high: float, start: str
+) -> None:
+    line = interaction_line("google", "other", {"value": value, "ci_low": low, "ci_high": high})
+    assert line.startswith(start), line

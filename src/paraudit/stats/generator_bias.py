@@ -226,10 +226,11 @@ def interaction_line(family: str, group: str, did: dict[str, float | None]) -> s
     than = f"than {group} judges"
     if lo is not None and lo > 0:
         return f"{family} judges gain {pct(did)} more on the {family}-composed set {than}"
-    if hi is not None and hi < 0:
+    if hi is not None and hi < 0 and lo is not None and did["value"] is not None:
+        flipped: dict[str, float | None] = {"value": -did["value"], "ci_low": -hi, "ci_high": -lo}
         return (
-            f"{family} judges gain {pct(did)} less on the {family}-composed set {than} "
-            "(the opposite of alignment)"
+            f"{family} judges gain {pct(flipped).lstrip('+')} less on the {family}-composed set "
+            f"{than} (the opposite of alignment)"
         )
     return (
         f"no sign of generator alignment: {family} judges {pct(did)} on the {family}-composed "
