@@ -3,6 +3,7 @@ otherwise (and the rest of the report unchanged)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,8 @@ def test_two_generators_sets_get_the_panel(gen_runs: GeneratorRuns, tmp_path: Pa
     assert panel.count("Kendall τ") == 2  # pointwise and pairwise
     assert panel.count("google judges gain +") == 2  # known:gemini-own is named
     assert "known:gemini-own" in panel and "width:" in panel
+    saved = json.loads((tmp_path / "r" / "generators.json").read_text())
+    assert saved["shared_sources"] == 20 and len(saved["cells"]) == 2
 
 
 def test_other_runs_get_no_panel(gen_runs: GeneratorRuns, tmp_path: Path) -> None:
@@ -32,3 +35,4 @@ def test_other_runs_get_no_panel(gen_runs: GeneratorRuns, tmp_path: Path) -> Non
     again = run_on(gen_runs.sets["gpt"], tmp_path / "again", ("builtin:first",))
     same = write_report([gen_runs.runs["gpt"], again], tmp_path / "same", replicates=200)
     assert "Generator bias" not in one and "Generator bias" not in same.read_text()
+    assert not (tmp_path / "one" / "generators.json").exists()

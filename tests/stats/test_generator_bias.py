@@ -160,6 +160,13 @@ def test_sets_without_a_shared_source_are_refused() -> None:
     assert e.value.exit_code == 2
 
 
+def test_runs_without_a_common_judge_are_refused() -> None:
+    src = {"i0": "s:0"}
+    a, b = _set("openai", src), _set("google", src)
+    with pytest.raises(GeneratorCheckError, match="share no judge"):
+        generator_check(_rows("openai:gpt-4o", {"i0": 1}), _rows("builtin:first", {"i0": 1}), a, b)
+
+
 def test_same_family_sets_have_no_interaction() -> None:
     rows = _rows("openai:gpt-4o", {"i0": 1, "i1": 0}) + _rows("builtin:first", {"i0": 0, "i1": 1})
     src = {"i0": "s:0", "i1": "s:1"}

@@ -72,6 +72,6 @@ def write_report(
         "accuracy": F.accuracy_bars(summary, figdir),
     }
     page = html.render(summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs])
-    page = with_panel(page, run_dirs, replicates=replicates, seed=seed)  # two generators' sets
+    page = with_panel(page, run_dirs, out, replicates=replicates, seed=seed)  # two generators
     (out / "report.html").write_text(page, encoding="utf-8")
     return out / "report.html"

@@ -8,6 +8,7 @@ family. Plain HTML and CSS, so the panel needs no plotting library.
 
 from __future__ import annotations
 
+import json
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -73,11 +74,13 @@ def panel(result: dict[str, Any]) -> str:
     )
 
 
-def with_panel(page: str, runs: list[Path], *, replicates: int, seed: int) -> str:
-    """The report page with the panel before </body> when the runs call for one."""
+def with_panel(page: str, runs: list[Path], out: Path, *, replicates: int, seed: int) -> str:
+    """The report page with the panel before </body> when the runs call for one; its numbers
+    go to OUT/generators.json (the result `compare --generators --out` writes)."""
     result = check_runs(runs, replicates=replicates, seed=seed)
     if result is None:
         return page
+    (out / "generators.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     at = page.rfind("</body>")
     at = len(page) if at < 0 else at
     return page[:at] + panel(result) + page[at:]
