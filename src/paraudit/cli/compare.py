@@ -47,6 +47,14 @@ def compare(
     force: bool = typer.Option(
         False, "--force", help="Replace an earlier comparison at --out.", rich_help_panel=OUTPUT
     ),
+    generators: bool = typer.Option(
+        False,
+        "--generators",
+        help="Generator bias (paper §5.3): the same judges on two sets composed from the same "
+        "source records by two generators; J accuracy per set, ranking τ/ρ, and whether a "
+        "judge family gains more on its own family's set than the other judges.",
+        rich_help_panel=WHAT,
+    ),
     judge: list[str] = typer.Option(
         [],
         "--judge",
@@ -62,6 +70,17 @@ def compare(
     if out is not None:
         check_output_file(out, option="--out", force=force, kind=COMPARE_JSON)
     check_two_runs(run_a, run_b)
+    if renderings and generators:
+        raise fail("--renderings and --generators are two different checks: give one", 2)
+    if generators:
+        if judge:
+            raise fail(
+                "--generators compares the judges of the same name in both runs: drop --judge", 2
+            )
+        from paraudit.cli.compare_generators import generators_check
+
+        generators_check(run_a, run_b, out, replicates, seed)
+        return
     if renderings:
         if judge:
             raise fail(

@@ -32,6 +32,7 @@ from paraudit.specs import (
     Convert,
     form,
     integer,
+    model_family,
     number,
     parse_spec,
     text,
@@ -46,19 +47,6 @@ LLM_BACKENDS = ("openai", "gemini")
 # Options that change how a call is made but not what comes back: kept out of the cache key.
 HARNESS = {"timeout", "key_env", "retries", "max_wait"}
 DEFAULT_MAX_TOKENS = 4096
-FAMILIES = (
-    ("gpt", "openai"),
-    ("o1", "openai"),
-    ("o3", "openai"),
-    ("o4", "openai"),
-    ("gemini", "google"),
-    ("gemma", "google"),
-    ("claude", "anthropic"),
-    ("qwen", "qwen"),
-    ("llama", "meta"),
-    ("mistral", "mistral"),
-    ("deepseek", "deepseek"),
-)
 
 
 class TransientLLMError(Exception):
@@ -67,15 +55,6 @@ class TransientLLMError(Exception):
     def __init__(self, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
-
-
-def model_family(model: str, backend: str) -> str:
-    """The generator family, for the paper's generator-bias check (§5.3)."""
-    name = model.lower().rsplit("/", 1)[-1]
-    for prefix, family in FAMILIES:
-        if name.startswith(prefix):
-            return family
-    return "google" if backend == "gemini" else "unknown"
 
 
 # Output-changing options are numbers; each is checked (finite, in range) when parsed.
