@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paraudit.errors import ParauditError
+from paraudit.waits import retry_after_seconds
 
 NO_KEY = "EMPTY"
 """What a local OpenAI-compatible server is sent when no key is set (the SDK needs one)."""
@@ -48,12 +49,13 @@ def first_line(e: BaseException) -> str:
 
 
 def retry_after(e: Any) -> float | None:
-    """Seconds from an HTTP error's Retry-After header, if the SDK exposes the response."""
+    """Seconds from an HTTP error's Retry-After header, if the SDK exposes the response;
+    negative or unparsable values count as absent (the caller caps the rest)."""
     try:
         value = e.response.headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (AttributeError, ValueError):
+    except AttributeError:
         return None
+    return retry_after_seconds(value)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,34 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 URL_EXAMPLE = "http://127.0.0.1:8000/v1"
 
 
+# Model families, for the paper's generator-bias check (§5.3): a generator's family is recorded
+# in each built item (meta.generator), a judge's is read from its spec; one table for both, so
+# "a gemini judge on a gemini-composed set" means the same family on both sides.
+FAMILIES = (
+    ("gpt", "openai"),
+    ("o1", "openai"),
+    ("o3", "openai"),
+    ("o4", "openai"),
+    ("gemini", "google"),
+    ("gemma", "google"),
+    ("claude", "anthropic"),
+    ("qwen", "qwen"),
+    ("llama", "meta"),
+    ("mistral", "mistral"),
+    ("deepseek", "deepseek"),
+)
+
+
+def model_family(model: str, backend: str) -> str:
+    """The family of a model name ("unknown" when the table has no prefix for it): the last
+    path part's prefix (`Qwen/Qwen2.5-7B` → qwen); a gemini-backend model is google."""
+    name = model.lower().rsplit("/", 1)[-1]
+    for prefix, family in FAMILIES:
+        if name.startswith(prefix):
+            return family
+    return "google" if backend == "gemini" else "unknown"
+
+
 class SpecError(ParauditError):
     """A spec that does not follow the grammar or its backend's option rules: a usage
     mistake, so the CLI exits 2 (as for a bad flag), before anything is sent or written."""

@@ -30,6 +30,12 @@ branch, which owns those commands):
              http(s) · a near miss of a hosted option's name
 Positive controls (exit 0) sit beside them: --force over an earlier output, mixed formats
 allowed, compare of runs on different datasets (a warning), report without matplotlib noise.
+
+Friends, same rows and invariants (issue 19): test_faults_outputs.py (nothing replaced that
+paraudit did not write), test_faults_replies.py (provider reply shapes, waits),
+test_faults_audio.py (a clip is what its name says), test_faults_messages.py (messages and
+numbers), test_interrupt.py (Ctrl-C during a hung call), tests/engines/test_ray_faults.py
+(a lost Ray node).
 """
 
 from __future__ import annotations
@@ -539,8 +545,8 @@ def test_spec_fault(case: SpecCase, tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_export_force_replaces_an_earlier_export(tmp_path: Path) -> None:
     hf = _export(tmp_path)
-    stale = hf / "stale.txt"
-    stale.write_text("from an older export\n")
+    stale = hf / "data-00001-of-00002.arrow"  # a shard only an older, larger export had
+    stale.write_bytes(b"from an older export")
     code, out = _invoke("export-hf", str(_ds(tmp_path)), str(hf), "--force")
     assert code == 0, out
     assert not stale.exists() and (hf / "state.json").is_file()

@@ -17,6 +17,8 @@ from rich.table import Table
 from paraudit.cli.common import console, err_console, fail, prepare_output, user_errors
 from paraudit.cli.engine import open_engine, print_cluster, print_estimates
 from paraudit.cli.help import ASK, CALLS, OUTPUT, SCALE
+from paraudit.cli.ray_faults import execute_on_ray
+from paraudit.cli.run_checks import check_run_options
 from paraudit.cli.verdicts import print_report_path, print_verdicts
 from paraudit.judges.prices import load_prices
 from paraudit.judges.spec import parse_judge_spec
@@ -206,6 +208,12 @@ def run(
         help="Per call, and for a judge's start-up.",
         rich_help_panel=CALLS,
     ),
+    max_wait: float | None = typer.Option(
+        None,
+        metavar="SECONDS",
+        help="Longest wait a server's Retry-After may impose (default: 3 × --timeout).",
+        rich_help_panel=CALLS,
+    ),
     limit: int | None = typer.Option(
         None,
         min=1,
@@ -291,6 +299,7 @@ def run(
         raise fail(f"--rpm must be more than 0 (got {rpm:g}); leave it out for no limit")
     if not timeout > 0:
         raise fail(f"--timeout must be more than 0 seconds (got {timeout:g})")
+    check_run_options(out, parse_retries, max_attempts, timeout, max_wait)
     plan = PlanSpec(
         probes=_split(probes, PROBES, "probe"),  # type: ignore[arg-type]
         protocols=_split(protocols, PROTOCOLS, "protocol"),  # type: ignore[arg-type]
@@ -314,7 +323,7 @@ def run(
         concurrency,
         rpm,
         parse_retries,
-        RetryPolicy(max_attempts=max_attempts, timeout_s=timeout),
+        RetryPolicy(max_attempts=max_attempts, timeout_s=timeout, max_wait_s=max_wait),
         extend=extend,
     )
     with open_engine(engine, ray_address, num_workers, gpus_per_worker, ray_data) as cluster:
@@ -337,7 +346,24 @@ def run(
             return
         if report is not None:
             check_report_folder(report, out)
-        outcome = execute(cfg)
+        extra = [
+            f"--{name}={value}"
+            for name, value, default in (
+                ("probes", probes, "J,P,O,S,T"),
+                ("protocols", protocols, "pointwise,pairwise"),
+                ("cues", cues, "none,soft,hard,transition"),
+                ("orders", orders, "both"),
+                ("seed", str(seed), "0"),
+                ("limit", str(limit), "None"),
+                ("parse-retries", str(parse_retries), "0"),
+            )
+            if value != default
+        ]
+        if cluster is None:
+            outcome = execute(cfg)
+        else:  # a lost node or a dead cluster: one line and the command that resumes
+            resume = resume_command(dataset, judge, out, [*extra, "--engine", "ray"])
+            outcome = execute_on_ray(lambda: execute(cfg), out, resume)
     if report is None or table:
         print_summary(outcome.table)
     if report is None:
@@ -354,19 +380,6 @@ def run(
         print_report_path(path)
     errors = outcome.statuses["error"]
     if errors:
-        extra = [
-            f"--{name}={value}"
-            for name, value, default in (
-                ("probes", probes, "J,P,O,S,T"),
-                ("protocols", protocols, "pointwise,pairwise"),
-                ("cues", cues, "none,soft,hard,transition"),
-                ("orders", orders, "both"),
-                ("seed", str(seed), "0"),
-                ("limit", str(limit), "None"),
-                ("parse-retries", str(parse_retries), "0"),
-            )
-            if value != default
-        ]
         raise fail(
             f"{errors} of {outcome.rows} questions ended in call errors (last: "
             f"{outcome.last_error}); fix the cause, then resume (only those are asked "

@@ -32,32 +32,21 @@ from paraudit.specs import (
     Convert,
     form,
     integer,
+    model_family,
     number,
     parse_spec,
     text,
     typed,
 )
+from paraudit.waits import capped_wait
 
 Message = dict[str, str]
 """{"role": "user" | "assistant", "content": text}"""
 
 LLM_BACKENDS = ("openai", "gemini")
 # Options that change how a call is made but not what comes back: kept out of the cache key.
-HARNESS = {"timeout", "key_env", "retries"}
+HARNESS = {"timeout", "key_env", "retries", "max_wait"}
 DEFAULT_MAX_TOKENS = 4096
-FAMILIES = (
-    ("gpt", "openai"),
-    ("o1", "openai"),
-    ("o3", "openai"),
-    ("o4", "openai"),
-    ("gemini", "google"),
-    ("gemma", "google"),
-    ("claude", "anthropic"),
-    ("qwen", "qwen"),
-    ("llama", "meta"),
-    ("mistral", "mistral"),
-    ("deepseek", "deepseek"),
-)
 
 
 class TransientLLMError(Exception):
@@ -68,15 +57,6 @@ class TransientLLMError(Exception):
         self.retry_after = retry_after
 
 
-def model_family(model: str, backend: str) -> str:
-    """The generator family, for the paper's generator-bias check (§5.3)."""
-    name = model.lower().rsplit("/", 1)[-1]
-    for prefix, family in FAMILIES:
-        if name.startswith(prefix):
-            return family
-    return "google" if backend == "gemini" else "unknown"
-
-
 # Output-changing options are numbers; each is checked (finite, in range) when parsed.
 NUMBERS: dict[str, Convert] = {
     "temperature": number(0, lo_open=False),
@@ -84,6 +64,7 @@ NUMBERS: dict[str, Convert] = {
     "seed": integer(-(2**63)),
     "max_tokens": integer(1),
     "timeout": number(0),
+    "max_wait": number(0, lo_open=False),
     "retries": integer(1),
     "key_env": text,
 }
@@ -193,14 +174,14 @@ class OpenAIChat:
                 messages=messages,  # type: ignore[arg-type]
                 **params,
             )
+        except ValueError as e:  # a 200 whose body is not JSON (the SDK's JSONDecodeError)
+            raise TransientLLMError(f"malformed response body ({first_line(e)})") from None
         except o.OpenAIError as e:
             failure = openai_failure(o, e)
             if failure is None:
                 raise
             _raise(failure)
-        if not resp.choices:
-            raise TransientLLMError("empty response (no choices)")
-        return resp.choices[0].message.content or ""
+        return _chat_text(resp)
 
 
 class GeminiChat:
@@ -239,6 +220,8 @@ class GeminiChat:
             resp = self.client.models.generate_content(
                 model=self.model, contents=contents, config=config
             )
+        except ValueError as e:  # a 200 whose body is not JSON
+            raise TransientLLMError(f"malformed response body ({first_line(e)})") from None
         except self._errors.APIError as e:
             failure = gemini_failure(self._errors, e)
             if failure is None:
@@ -247,6 +230,21 @@ class GeminiChat:
         except Exception as e:  # httpx connection errors
             raise TransientLLMError(f"connection: {first_line(e)}") from None
         return resp.text or ""
+
+
+def _chat_text(resp: Any) -> str:
+    """The reply text of a chat completion; any other shape (an HTML page the SDK handed back
+    as text, a JSON without choices) is a failed call, retried."""
+    try:
+        choices = resp.choices
+        if not choices:
+            raise TransientLLMError("empty response (the server returned no choices)")
+        return str(choices[0].message.content or "")
+    except (AttributeError, TypeError, IndexError, KeyError):
+        shown = str(resp)[:80]
+        raise TransientLLMError(
+            f"malformed response body (not a chat completion: {shown!r})"
+        ) from None
 
 
 SCHEMA = """
@@ -325,6 +323,8 @@ class ComposerLLM:
         self.cache = cache
         self._backend = backend
         self.retries = retries if retries is not None else int(spec.number("retries", 5))
+        # A server's Retry-After beyond this is cut to it: a build must not sit for a day.
+        self.max_wait_s = spec.number("max_wait", 3 * spec.number("timeout", 300))
         self.backoff_s = backoff_s
         self.stats = LLMStats()
         self._lock = threading.Lock()
@@ -362,7 +362,13 @@ class ComposerLLM:
                     ) from None
                 with self._lock:
                     self.stats.retries += 1
-                time.sleep(backoff_s(attempt, self.backoff_s, retry_after=e.retry_after or None))
+                asked = e.retry_after
+                delay = (
+                    backoff_s(attempt, self.backoff_s)
+                    if asked is None
+                    else capped_wait(asked, self.max_wait_s, str(e), "max_wait= in --llm")
+                )
+                time.sleep(delay)
                 continue
             latency = time.perf_counter() - t0
             self.cache.put(key, self.spec.label, messages, reply, latency)

@@ -282,9 +282,11 @@ def quiet_ray_data(ray: Any) -> None:
     """No Ray Data progress bars over the runner's own."""
     # Ray Data's console handler prints "Dataset … execution finished in …" per pass; its
     # log file (under the Ray session's logs) keeps everything.
+    # Its errors too: a failed pass is one paraudit line (with the resume command), and Ray
+    # Data's own error lines (a "Full stack trace" of its internals) stay in that log file.
     for handler in logging.getLogger("ray.data").handlers:
         if type(handler).__name__ != "SessionFileHandler":
-            handler.setLevel(logging.WARNING)
+            handler.setLevel(logging.CRITICAL)
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     if hasattr(ctx, "print_on_execution_start"):

@@ -17,6 +17,7 @@ from paraudit.judges.hosted import (
     AudioPayload,
     Decoding,
     api_key,
+    capped_reply,
     error_message,
     judge_failure,
     other_params,
@@ -166,6 +167,7 @@ class GeminiJudge(Judge):
             p.text or ""
             for p in (cand.content.parts if cand.content and cand.content.parts else [])
         )
+        text = capped_reply(text, usage)
         reason = str(cand.finish_reason) if cand.finish_reason is not None else ""
         if "SAFETY" in reason or "PROHIBITED" in reason or "BLOCKLIST" in reason:
             return Reply(

@@ -17,6 +17,21 @@ AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
 DECODING_OPTIONS = {"temperature", "top_p", "seed", "max_tokens"}
 
 
+MAX_REPLY_CHARS = 64 * 1024
+"""A judge's answer is a few words; a reply beyond this (a runaway generation, a hostile server)
+is stored cut to it, its full size recorded in usage, instead of twice whole (calls.sqlite and
+results.jsonl)."""
+
+
+def capped_reply(text: str, usage: dict[str, Any]) -> str:
+    """`text` cut to MAX_REPLY_CHARS, noting the full length in `usage` when it was cut."""
+    if len(text) <= MAX_REPLY_CHARS:
+        return text
+    usage["reply_chars"] = len(text)
+    usage["reply_stored_chars"] = MAX_REPLY_CHARS
+    return text[:MAX_REPLY_CHARS]
+
+
 def other_params(options: dict[str, str], handled: set[str]) -> dict[str, str]:
     """Spec options not already recorded elsewhere and not harness-only, for the cache key."""
     skip = HARNESS_OPTIONS | DECODING_OPTIONS | handled

@@ -18,6 +18,7 @@ from paraudit.judges.catalogue import model_note
 from paraudit.judges.hosted import (
     Decoding,
     api_key,
+    capped_reply,
     error_message,
     judge_failure,
     openai_content,
@@ -121,7 +122,14 @@ class OpenAIJudge(Judge):
         an error."""
         o = self._openai
         try:
-            ids = [m.id async for m in self.client.models.list()]
+            ids = [str(m.id) async for m in self.client.models.list()]
+        except (AttributeError, TypeError, ValueError, KeyError):
+            # A 200 that is not a listing (an HTML page, a proxy's login form): the URL is
+            # not an OpenAI-compatible API root.
+            raise FatalJudgeError(
+                f"{self.base_url}/models answered with something that is not a model listing "
+                "(not OpenAI JSON); check the base URL (it usually ends in /v1)"
+            ) from None
         except o.APIStatusError as e:
             if e.status_code not in LISTING_ABSENT:
                 raise
@@ -178,10 +186,15 @@ def chat_reply(body: str, sent: tuple[str, ...]) -> Reply:
         first = choices[0] if choices else {}
         msg = first.get("message") or {}
         content = msg.get("content") or ""
-    except (ValueError, AttributeError, TypeError):
-        raise JudgeError(f"malformed response body: {body[:80]!r}") from None
+        usage = dict(usage)
+        content = capped_reply(str(content), usage)
+    except (ValueError, AttributeError, TypeError, KeyError, IndexError):
+        raise JudgeError(
+            f"malformed response body (not a chat completion: {body[:80]!r})"
+        ) from None
     if not choices:
-        return Reply("", refused="empty response (no choices)", usage=usage, sent_audio_sha256=sent)
+        # No answer at all is a failed call (retried, then an error row), not a refusal.
+        raise JudgeError("empty response (the server returned no choices)")
     if msg.get("refusal"):
         return Reply(content, refused=str(msg["refusal"]), usage=usage, sent_audio_sha256=sent)
     if first.get("finish_reason") == "content_filter":

@@ -11,6 +11,7 @@ from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import scaffold as scaffold_section
 from paraudit.report import tables as T
+from paraudit.report.generators import with_panel
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
 from paraudit.stats.scaffold import calls_per_answer, scaffold_pairs, side_by_side
@@ -76,6 +77,7 @@ def write_report(
         "accuracy": F.accuracy_bars(summary, figdir),
     }
     page = html.render(summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs])
+    page = with_panel(page, run_dirs, out, replicates=replicates, seed=seed)  # two generators
     extra = scaffold_section.section(summary.get("scaffold", []))
     page = page.replace("<h2>Figures</h2>", extra + "<h2>Figures</h2>", 1) if extra else page
     (out / "report.html").write_text(page, encoding="utf-8")

@@ -247,6 +247,13 @@ class Runner:
         # in a URL must not commit a new run folder to the broken spec.
         for judge in loaded.values():
             await self._preflight(judge)
+            # A ?tpm= too small for one call is refused here too, before the folder is made
+            # (checked again per judge below, for judges --extend brings back).
+            check_token_budget(
+                judge.label,
+                judge.judge_spec.harness_float("tpm"),
+                iter_instances(ds, self.cfg.plan),
+            )
         out.mkdir(parents=True, exist_ok=True)
         with RunLock(out):
             asked = run_spec(ds, self.cfg, specs)

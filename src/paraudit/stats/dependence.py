@@ -28,6 +28,11 @@ from paraudit.stats.states import GROUPS, STATES
 
 ALPHA = 0.05
 """Family-wise error of naming any over-represented group when components are independent."""
+MIN_EXCESS = 0.05
+"""A named group must also hold at least 5 % of the units more than independence gives: a
+systematic failure mode is a share of the judge's units, not a few units a test can find at
+large item counts (measured: without it, a judge with 20 % independent noise got a
+'systematic failure mode' in 6.5 % of 200 audits at 189 items, the test's 5 % plus chance)."""
 PERMUTATIONS = 1000
 WORK = 400_000
 """Units × shuffles per test at most: above 400 units the count of shuffles falls (to 200 at
@@ -114,7 +119,7 @@ def dependence_test(
             "z": float(z_obs[g]),
             "p_value": p_value,
         }
-        if p_value <= alpha and observed[g] > expected[g]:
+        if p_value <= alpha and observed[g] - expected[g] >= MIN_EXCESS * n:
             named.append(name)
     named.sort(key=lambda g: -groups[g]["z"])
     return {
