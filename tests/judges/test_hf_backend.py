@@ -107,3 +107,14 @@ def test_the_omni_thinker_flag_is_greedy_by_default(tmp_path: Path) -> None:
     assert kw["thinker_do_sample"] is True and kw["thinker_temperature"] == 0.7
     judge.model = object()  # a model without a thinker gets only the usual flags
     assert "thinker_do_sample" not in judge.generation_kwargs()
+
+
+def test_joined_clips_reach_the_processor_as_one(starter_small: Path, tmp_path: Path) -> None:
+    model_dir = build_qwen2_audio(tmp_path / "model")
+    plan = PlanSpec(probes=("J",), protocols=("pairwise",), cues=("none",), limit=1)
+    spec = f"hf:{model_dir}?max_tokens=4&clips=joined"
+    rows = asyncio.run(Runner(RunConfig(starter_small, [spec], tmp_path / "r", plan)).run())
+    assert rows and all(r["judge"].endswith("clips=joined&max_tokens=4") for r in rows)
+    for r in rows:
+        j = r["usage"]["joined"]
+        assert len(j["parts_sha256"]) >= 4 and j["joined_s"] > sum(j["parts_s"])

@@ -56,6 +56,7 @@ def test_joined_requests_carry_one_clip_of_the_parts_plus_markers_and_gaps(
         assert j["parts_sha256"] == [c.sha256 for c in clips]
         parts = [sf.info(str(c.path)).duration for c in clips]
         assert j["parts_s"] == pytest.approx(parts, abs=1e-6)
+        assert j["parts_hz"] == [j["sample_rate"]] * len(parts)  # one rate: nothing resampled
         want = sum(parts) + sum(j["markers_s"]) + len(parts) * MARKER_GAP_S
         want += (len(parts) - 1) * PAUSE_S
         assert j["joined_s"] == pytest.approx(want, abs=2 / j["sample_rate"])

@@ -24,6 +24,7 @@ from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
 from paraudit.judges.constrain import prefix_fn, trie_for
 from paraudit.judges.hosted import sdk_version
+from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.registry import Spec
 from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import AudioPart, Prompt
@@ -74,6 +75,9 @@ class HFJudge(Judge):
         self.temperature = s.number("temperature") or 0.0
         self.seed = s.whole("seed")
         self.constrain = s.value("constrain") == "labels"
+        self.joined = s.value("clips") == "joined"
+        if self.joined:
+            check_renderer()  # the markers' voice, loaded now: a missing extra is one line
         # Constrained decoding needs each question's labels (instance attribute: per judge).
         self.reads_question = self.constrain
         self._questions: dict[Prompt, Question] = {}
@@ -93,6 +97,8 @@ class HFJudge(Judge):
             p["seed"] = self.seed
         if self.constrain:
             p["constrain"] = "labels"
+        if self.joined:
+            p["clips"] = "joined"
         return p
 
     def describe(self) -> dict[str, Any]:
@@ -148,9 +154,12 @@ class HFJudge(Judge):
                 content.append({"type": "text", "text": p.text})
         return [{"role": "user", "content": content}]
 
-    def generate_batch(self, prompts: list[Prompt]) -> list[Reply]:
+    def generate_batch(self, asked: list[Prompt]) -> list[Reply]:
         import torch
 
+        # ?clips=joined: each prompt's clips as one (the questions stay keyed by the asked one).
+        joins = [join_prompt(p) if self.joined else (p, None) for p in asked]
+        prompts = [p for p, _ in joins]
         texts = [
             self.processor.apply_chat_template(
                 self.conversation(p), tokenize=False, add_generation_prompt=True
@@ -178,7 +187,7 @@ class HFJudge(Judge):
         if self.constrain:
             end = self._end_token()
             tok = self.processor.tokenizer
-            tries = [trie_for(self._questions[p], tok, end) for p in prompts]
+            tries = [trie_for(self._questions[p], tok, end) for p in asked]
             gen["prefix_allowed_tokens_fn"] = prefix_fn(tries, inputs["input_ids"].shape[1])
             gen["max_new_tokens"] = max(t.longest for t in tries)  # nothing longer is valid
         with torch.inference_mode():
@@ -188,18 +197,20 @@ class HFJudge(Judge):
         # Usage counts each call's own tokens, not the batch's padding, so it does not depend
         # on which calls happened to share a batch.
         prompt_tokens = inputs["attention_mask"].sum(dim=1).tolist()
-        return [
-            Reply(
-                text,
-                usage={
-                    "prompt_tokens": int(p),
-                    "completion_tokens": self._generated(row.tolist()),
-                    "batch": len(prompts),
-                    "audio_conversion": n,
-                },
-            )
-            for text, n, p, row in zip(decoded, notes, prompt_tokens, new, strict=True)
-        ]
+        replies = []
+        for text, n, p, row, (_, info) in zip(
+            decoded, notes, prompt_tokens, new, joins, strict=True
+        ):
+            usage: dict[str, Any] = {
+                "prompt_tokens": int(p),
+                "completion_tokens": self._generated(row.tolist()),
+                "batch": len(prompts),
+                "audio_conversion": n,
+            }
+            if info is not None:
+                usage["joined"] = info.as_usage()
+            replies.append(Reply(text, usage=usage))
+        return replies
 
     def generation_kwargs(self) -> dict[str, Any]:
         """Greedy unless a temperature above 0 is given. The full Qwen2.5-Omni model samples

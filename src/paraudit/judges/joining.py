@@ -44,6 +44,8 @@ class JoinInfo:
 
     parts_sha256: tuple[str, ...]
     parts_s: tuple[float, ...]
+    parts_hz: tuple[int, ...]
+    """Each clip's own rate: one that differs from `sample_rate` was resampled to it."""
     markers_s: tuple[float, ...]
     marker_gap_s: float
     pause_s: float
@@ -110,6 +112,7 @@ def join_prompt(prompt: Prompt, folder: Path | None = None) -> tuple[Prompt, Joi
     info = JoinInfo(
         tuple(c.sha256 for c in clips),
         tuple(lengths),
+        tuple(r for _, r in audio),
         tuple(markers),
         MARKER_GAP_S,
         PAUSE_S,

@@ -105,7 +105,7 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "builtin:transcript": BUILTIN_HOOKS,
     "builtin:prosody": BUILTIN_HOOKS,
     "hf": frozenset(
-        {"device", "dtype", "batch_size", "max_tokens", "temperature", "seed", "constrain"}
+        {"device", "dtype", "batch_size", "max_tokens", "temperature", "seed", "constrain", "clips"}
     ),
     "vllm": frozenset(
         {"limit_audio", "max_model_len", "gpu_memory_utilization", "batch_size", "clips"} | DECODING
