@@ -19,7 +19,7 @@ import pytest
 from paraudit.items.dataset import load_dataset
 from paraudit.judges import registry
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
-from paraudit.judges.scaffold import ScaffoldJudge
+from paraudit.judges.scaffold import ScaffoldJudge, wrapped_spec
 from paraudit.judges.spec import parse_judge_spec
 from paraudit.protocols.instances import Instance
 from paraudit.protocols.parts import Prompt
@@ -152,6 +152,14 @@ def test_spec_wraps_any_judge_spec_and_checks_its_options() -> None:
     judge = registry.load_judge("scaffold:builtin:random?seed=3")
     assert isinstance(judge, ScaffoldJudge) and judge.inner.label == "builtin:random?seed=3"
     assert judge.params()["wrapped"] == judge.inner.params()
+
+
+def test_the_api_key_variable_reaches_the_wrapped_hosted_judge() -> None:
+    s = parse_judge_spec("scaffold:openai:gpt-audio").with_key_env("MY_KEY")
+    assert s.key_env == "MY_KEY" and s.label == "scaffold:openai:gpt-audio"
+    assert wrapped_spec(s).key_env == "MY_KEY"
+    assert wrapped_spec(parse_judge_spec("scaffold:openai:m?key_env=OWN")).key_env == "OWN"
+    assert parse_judge_spec("scaffold:builtin:random").with_key_env("K").key_env is None
 
 
 def test_without_the_dataset_it_says_so(tmp_path: Path) -> None:

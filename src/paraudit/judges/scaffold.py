@@ -41,8 +41,9 @@ def make_scaffold(spec: str, s: JudgeSpec) -> ScaffoldJudge:
 
 
 def wrapped_spec(s: JudgeSpec) -> JudgeSpec:
-    """The wrapped judge's spec: everything after `scaffold:` (its model, URL and options)."""
-    return parse_judge_spec(s.text.strip().partition(":")[2])
+    """The wrapped judge's spec: everything after `scaffold:` (its model, URL and options),
+    reading its key from the variable the scaffold was told (`--api-key-env`)."""
+    return parse_judge_spec(s.text.strip().partition(":")[2]).with_key_env(s.key_env)
 
 
 def _stems(paths: tuple[str, ...]) -> tuple[str, ...]:

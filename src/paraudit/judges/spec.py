@@ -189,7 +189,11 @@ class JudgeSpec:
     def with_key_env(self, env: str | None) -> JudgeSpec:
         """The spec with the API key read from `env` (`--api-key-env`), for hosted judges that
         do not name a variable themselves; a harness field, so label and keys are unchanged."""
-        if env is None or self.backend not in HOSTED or self.key_env is not None:
+        # A scaffold passes the key on to the hosted judge it wraps (scaffold.wrapped_spec).
+        hosted = self.backend in HOSTED or (
+            self.backend == "scaffold" and self.model.partition(":")[0] in HOSTED
+        )
+        if env is None or not hosted or self.key_env is not None:
             return self
         harness = tuple(sorted([*self.harness_options, ("key_env", env)]))
         values = tuple(sorted([*self.values, ("key_env", env)]))
