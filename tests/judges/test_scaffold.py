@@ -141,6 +141,7 @@ def test_the_scaffold_is_a_judge_of_its_own(scaffold_run: Any) -> None:
             assert same[k] == r["pred"]
     j = [r for r in scaf if r["probe"] == "J"]
     assert all(r["usage"]["scaffold"]["perceived"] for r in j)
+    assert all(len(r["usage"]["wrapped"]) == r["usage"]["scaffold"]["calls"] for r in j)
     assert all(r["status"] == "ok" and r["correct"] for r in j)
 
 

@@ -146,12 +146,17 @@ class ScaffoldJudge(Judge):
         branches = [branch] if branch is not None else [0, 1]
         staged: dict[int, tuple[str, ...]] = {}
         record: dict[str, Any] = {"calls": 0, "reused": 0, "p_raw": {}, "perceived": {}}
+        # The provider's usage of every call this answer made (a reused P answer was paid for
+        # by the answer that asked it), so a cost per answer can sum them.
+        wrapped: list[dict[str, Any]] = []
         for b in branches:
             # P in the "ab" order, as the runner's Staging takes it when both orders ran.
             p = p_instance(self.ds, item, question.cue, "ab", b)
             reply, new = await self._perceive(p, sample)
             record["calls" if new else "reused"] += 1
             record["p_raw"][str(b)] = reply.text
+            if new:
+                wrapped.append(reply.usage)
             if reply.refused is not None:
                 return Reply("", refused=f"scaffold P (branch {b}): {reply.refused}")
             parsed = parse_answer(p.question, reply.text)
@@ -165,13 +170,14 @@ class ScaffoldJudge(Judge):
         reply = await self._inner(s.prompt, sample, s.question)
         record["calls"] += 1
         record["s_raw"] = reply.text
+        wrapped.append(reply.usage)
         if reply.refused is not None:
             return Reply("", refused=f"scaffold S: {reply.refused}")
         parsed = parse_answer(s.question, reply.text)
         if parsed.pred is None:
             return self._unparsed("S", parsed.reason, record)
         text = json.dumps({"reasoning": "scaffold: perceive, state, map", "pred": parsed.pred})
-        return Reply(text, usage={"scaffold": record, "wrapped": reply.usage})
+        return Reply(text, usage={"scaffold": record, "wrapped": wrapped})
 
     @staticmethod
     def _unparsed(step: str, reason: str, record: dict[str, Any]) -> Reply:
