@@ -169,3 +169,34 @@ def test_without_the_dataset_it_says_so(tmp_path: Path) -> None:
     j = next(i for i in plan_instances(ds, PLAN) if i.probe == "J")
     with pytest.raises(FatalJudgeError, match="needs the dataset"):
         asyncio.run(judge.generate(j.prompt, question=j.question))
+
+
+class _Mute(Judge):
+    """Answers nothing readable (model 'mute') or refuses everything (model 'refuse')."""
+
+    async def generate(self, prompt: Prompt, *, sample: int = 0, **_: Any) -> Reply:
+        if self.judge_spec.model == "refuse":
+            return Reply("", refused="safety block")
+        return Reply("I cannot tell.")
+
+
+class _MuteEP:
+    def load(self) -> type[Judge]:
+        return _Mute
+
+
+@pytest.mark.parametrize(("model", "status"), [("mute", "unparsed"), ("refuse", "refused")])
+def test_an_unreadable_or_refused_step_is_the_scaffolds_own_outcome(
+    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: str, status: str
+) -> None:
+    monkeypatch.setattr(registry, "_third_party", lambda: {"mute": _MuteEP()})
+    plan = PlanSpec(("J",), ("pointwise",), ("none",))
+    cfg = RunConfig(tiny_dataset, [f"scaffold:mute:{model}"], tmp_path / "r", plan)
+    rows = asyncio.run(Runner(cfg).run())
+    assert rows and {r["status"] for r in rows} == {status}
+    for r in rows:
+        if status == "unparsed":
+            assert r["usage"]["scaffold"]["unparsed"] == f"P (branch {r['branch']})"
+            assert "R1" not in r["raw"] and "R2" not in r["raw"]
+        else:
+            assert r["reason"] == f"scaffold P (branch {r['branch']}): safety block"

@@ -157,12 +157,10 @@ class ScaffoldJudge(Judge):
             record["p_raw"][str(b)] = reply.text
             if new:
                 wrapped.append(reply.usage)
-            if reply.refused is not None:
-                return Reply("", refused=f"scaffold P (branch {b}): {reply.refused}")
-            parsed = parse_answer(p.question, reply.text)
-            if parsed.pred is None:
-                return self._unparsed("P", parsed.reason, record)
-            staged[b] = p_labels(p, parsed.pred, item.branches[b].emotions)
+            heard = self._read(f"P (branch {b})", p, reply, record)
+            if isinstance(heard, Reply):
+                return heard
+            staged[b] = p_labels(p, heard, item.branches[b].emotions)
             record["perceived"][str(b)] = list(staged[b])
         s = text_instance(
             item, "S", question.protocol, question.cue, order, branch, staged, context_order
@@ -171,17 +169,23 @@ class ScaffoldJudge(Judge):
         record["calls"] += 1
         record["s_raw"] = reply.text
         wrapped.append(reply.usage)
-        if reply.refused is not None:
-            return Reply("", refused=f"scaffold S: {reply.refused}")
-        parsed = parse_answer(s.question, reply.text)
-        if parsed.pred is None:
-            return self._unparsed("S", parsed.reason, record)
-        text = json.dumps({"reasoning": "scaffold: perceive, state, map", "pred": parsed.pred})
+        mapped = self._read("Staging", s, reply, record)
+        if isinstance(mapped, Reply):
+            return mapped
+        text = json.dumps({"reasoning": "scaffold: perceive, state, map", "pred": mapped})
         return Reply(text, usage={"scaffold": record, "wrapped": wrapped})
 
     @staticmethod
-    def _unparsed(step: str, reason: str, record: dict[str, Any]) -> Reply:
+    def _read(
+        step: str, inst: Instance, reply: Reply, record: dict[str, Any]
+    ) -> str | dict[str, str] | Reply:
+        """One step's parsed answer, or the J reply that says why there is none."""
+        if reply.refused is not None:
+            return Reply("", refused=f"scaffold {step}: {reply.refused}")
+        parsed = parse_answer(inst.question, reply.text)
+        if parsed.pred is not None:
+            return parsed.pred
         # No label and no parser message in the text (either could be read as an answer):
         # the runner sees an unparsed J answer and may ask again (the next sample).
-        usage = {"scaffold": {**record, "unparsed": step, "reason": reason}}
+        usage = {"scaffold": {**record, "unparsed": step, "reason": parsed.reason}}
         return Reply(f"scaffold: the wrapped judge's {step} answer could not be read", usage=usage)
