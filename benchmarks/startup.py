@@ -1,23 +1,35 @@
-"""Start-up and per-call overhead, against a sequential baseline measured in the same run.
+"""Start-up and per-call overhead on the starter set's clips, against sequential baselines
+measured in the same run.
 
-Run from the repository root: PYTHONPATH=src:. .venv/bin/python benchmarks/startup.py
+Run from the repository root:
+    PYTHONPATH=src:. .venv/bin/python benchmarks/startup.py [--starter PATH]
+        [--audiojudge PYTHON] [--profile PATH]
 Prints
   - `paraudit --help` wall time (median of 5 fresh processes);
-  - a 280-call audit of the two-item test dataset (probes J,P,O, all cues, both protocols)
-    by two `openai:` judges through a loopback OpenAI-compatible HTTP server that answers
-    each request after 50 ms: wall time of the whole `paraudit run` process (start-up
-    included) per call;
+  - an audit of the starter set (82 items, probe J, pointwise, no cue, both orders: 328 calls,
+    each carrying the item's real clips, about 160 kB each) by one `openai:` judge through a
+    loopback OpenAI-compatible HTTP server (HTTP/1.1, keep-alive) that answers each request
+    after 50 ms: wall time of the whole `paraudit run` process (start-up and the dataset's
+    checks included) per call;
   - the baseline: the very same request bodies sent one after another with the openai SDK
-    from a fresh Python process (what AudioJudge does: a sequential SDK loop), per call,
-    start-up included; and the ratio baseline / paraudit (the goal is ≥ 5);
+    from a fresh Python process (read one per line, as a loop building them would), per call,
+    start-up included;
   - with --audiojudge PYTHON (an interpreter where `pip install audiojudge` succeeded; it pulls
     in google-generativeai, grpcio and protobuf, so keep it in its own virtualenv), AudioJudge
-    itself: the same number of `judge_audio` calls (two clips each, no concatenation, cache
-    off) against the same server, start-up included.
+    itself: the same number of `judge_audio` calls (two of the starter's clips each, no
+    concatenation, cache off) against the same server, start-up included, and the ratio
+    AudioJudge / paraudit per call (the goal is ≥ 8);
+  - with --profile PATH, one more paraudit run of the same audit (into a fresh folder) under
+    cProfile, its stats written to PATH (not timed: profiling slows it).
+
+The starter set is built here (offline; Piper renders are cached, so only a first build takes
+minutes) unless --starter names a built one. Wall times stretch with the machine's load, so
+compare the ratios of one run, and read the load printed beside them.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -28,15 +40,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.conftest import make_dataset
 from tests.judges.loopback import Loopback
 
 LATENCY_S = 0.05
+PLAN = ["--probes", "J", "--protocols", "pointwise", "--cues", "none", "--concurrency", "32"]
 BASELINE = """
 import json, sys, openai
 client = openai.OpenAI(base_url=sys.argv[2], api_key="EMPTY", max_retries=0)
-for body in json.load(open(sys.argv[1])):
-    client.chat.completions.create(**body)
+for line in open(sys.argv[1]):
+    client.chat.completions.create(**json.loads(line))
 """
 
 
@@ -53,8 +65,8 @@ for a, b in json.load(open(sys.argv[1])):
 
 
 CPU: dict[str, float] = {}
-"""CPU seconds (user + system) of each measured process, by its first argument after -c/-m:
-on a shared machine wall time stretches with load, CPU time much less."""
+"""CPU seconds (user + system) of each measured process, by name: on a shared machine wall
+time stretches with load, CPU time much less."""
 
 
 def wall(cmd: list[str], env: dict[str, str], name: str = "") -> float:
@@ -71,46 +83,64 @@ def _load() -> str:
     return f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
 
 
-def main(audiojudge_python: str | None = None) -> None:
+def starter_set(given: Path | None, tmp: Path) -> Path:
+    if given is not None:
+        return given
+    from paraudit.compose.starter import build_starter
+
+    print(f"building the starter set in {tmp / 'starter'} …", flush=True)
+    build_starter(tmp / "starter")
+    return tmp / "starter"
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    ap.add_argument("--starter", type=Path, help="A built starter set (else built here).")
+    ap.add_argument("--audiojudge", help="A Python interpreter with audiojudge installed.")
+    ap.add_argument("--profile", type=Path, help="Also profile one paraudit run into PATH.")
+    args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp())
-    ds = tmp / "ds"
-    make_dataset(ds, tmp / "src", positional=True)
+    ds = starter_set(args.starter, tmp)
     env = {**os.environ, "COLUMNS": "100"}
     cli = [sys.executable, "-m", "paraudit.cli.main"]
     helps = [wall([*cli, "--help"], env) for _ in range(5)]
     print(f"paraudit --help: {statistics.median(helps):.2f} s (median of 5, load {_load()})")
-    with Loopback() as srv:
+    # Keep-alive, as provider APIs answer: a connection per request would charge every side a
+    # TCP connect and a new client connection per call.
+    with Loopback(keep_alive=True) as srv:
         srv.delay = LATENCY_S
-        judges = [f"openai:test-model@{srv.url}/v1?seed={s}" for s in (1, 2)]
-        run = [*cli, "run", str(ds), "--out", str(tmp / "run"), "--probes", "J,P,O"]
-        for j in judges:
-            run += ["--judge", j]
-        paraudit_s = wall([*run, "--concurrency", "32"], env, "paraudit")
+        run = [*cli, "run", str(ds), "--judge", f"openai:test-model@{srv.url}/v1", *PLAN]
+        paraudit_s = wall([*run, "--out", str(tmp / "run")], env, "paraudit")
         bodies = [r["body"] for r in srv.requests if r["path"].endswith("/chat/completions")]
         calls = len(bodies)
-        (tmp / "bodies.json").write_text(json.dumps(bodies))
+        with (tmp / "bodies.jsonl").open("w") as f:
+            f.writelines(json.dumps(b) + "\n" for b in bodies)
+        del bodies
         srv.requests.clear()
         base_s = wall(
-            [sys.executable, "-c", BASELINE, str(tmp / "bodies.json"), f"{srv.url}/v1"],
+            [sys.executable, "-c", BASELINE, str(tmp / "bodies.jsonl"), f"{srv.url}/v1"],
             env,
             "sdk",
         )
         assert len(srv.requests) == calls
+        srv.requests.clear()
         aj_s = None
-        if audiojudge_python:
+        if args.audiojudge:
             clips = sorted(str(p) for p in (ds / "audio").glob("*.wav"))
             pairs = [(clips[n % len(clips)], clips[(n + 1) % len(clips)]) for n in range(calls)]
             (tmp / "pairs.json").write_text(json.dumps(pairs))
-            srv.requests.clear()
             aj_env = {**env, "OPENAI_BASE_URL": f"{srv.url}/v1"}
-            aj_s = wall(
-                [audiojudge_python, "-c", AUDIOJUDGE, str(tmp / "pairs.json")], aj_env, "aj"
-            )
+            aj_s = wall([args.audiojudge, "-c", AUDIOJUDGE, str(tmp / "pairs.json")], aj_env, "aj")
             assert len(srv.requests) == calls
+            srv.requests.clear()
+        if args.profile:
+            profiled = [sys.executable, "-m", "cProfile", "-o", str(args.profile), *run[1:]]
+            wall([*profiled, "--out", str(tmp / "profiled")], env, "profile")
+            srv.requests.clear()
     per_paraudit, per_base = paraudit_s / calls * 1000, base_s / calls * 1000
     print(
-        f"{calls}-call audit at {LATENCY_S * 1000:.0f} ms latency, start-up included "
-        f"(load {_load()}):"
+        f"{calls}-call audit of the starter set at {LATENCY_S * 1000:.0f} ms latency, start-up "
+        f"included (load {_load()}):"
     )
     print(
         f"  paraudit run (concurrency 32): {paraudit_s:.2f} s = {per_paraudit:.1f} ms/call "
@@ -128,8 +158,9 @@ def main(audiojudge_python: str | None = None) -> None:
             f"(CPU {CPU['aj']:.2f} s)"
         )
         print(f"  paraudit is {per_aj / per_paraudit:.1f}× faster per call than AudioJudge")
+    if args.profile:
+        print(f"  profile of one more paraudit run: {args.profile}")
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    main(args[args.index("--audiojudge") + 1] if "--audiojudge" in args else None)
+    main()
