@@ -3,7 +3,7 @@ measured in the same run.
 
 Run from the repository root:
     PYTHONPATH=src:. .venv/bin/python benchmarks/startup.py [--starter PATH]
-        [--audiojudge PYTHON] [--profile PATH]
+        [--audiojudge PYTHON] [--baseline-src PATH] [--profile PATH]
 Prints
   - `paraudit --help` wall time (median of 5 fresh processes);
   - an audit of the starter set (82 items, probe J, pointwise, no cue, both orders: 328 calls,
@@ -19,6 +19,8 @@ Prints
     itself: the same number of `judge_audio` calls (two of the starter's clips each, no
     concatenation, cache off) against the same server, start-up included, and the ratio
     AudioJudge / paraudit per call (the goal is ≥ 8);
+  - with --baseline-src PATH (e.g. an older checkout's src), the same paraudit audit run by
+    that code (into its own folder), so before and after are measured in one run;
   - with --profile PATH, one more paraudit run of the same audit (into a fresh folder) under
     cProfile, its stats written to PATH (not timed: profiling slows it).
 
@@ -97,6 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
     ap.add_argument("--starter", type=Path, help="A built starter set (else built here).")
     ap.add_argument("--audiojudge", help="A Python interpreter with audiojudge installed.")
+    ap.add_argument("--baseline-src", type=Path, help="Also time paraudit from this src.")
     ap.add_argument("--profile", type=Path, help="Also profile one paraudit run into PATH.")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp())
@@ -111,6 +114,14 @@ def main(argv: list[str] | None = None) -> None:
         srv.delay = LATENCY_S
         run = [*cli, "run", str(ds), "--judge", f"openai:test-model@{srv.url}/v1", *PLAN]
         paraudit_s = wall([*run, "--out", str(tmp / "run")], env, "paraudit")
+        before_s = None
+        if args.baseline_src:
+            path = os.pathsep.join([str(args.baseline_src.resolve()), env.get("PYTHONPATH", "")])
+            before_env = {**env, "PYTHONPATH": path}
+            n = len(srv.requests)
+            before_s = wall([*run, "--out", str(tmp / "before")], before_env, "before")
+            assert len(srv.requests) == 2 * n  # the same calls again
+            del srv.requests[n:]
         bodies = [r["body"] for r in srv.requests if r["path"].endswith("/chat/completions")]
         calls = len(bodies)
         with (tmp / "bodies.jsonl").open("w") as f:
@@ -150,6 +161,12 @@ def main(argv: list[str] | None = None) -> None:
         f"  sequential openai-SDK loop:    {base_s:.2f} s = {per_base:.1f} ms/call "
         f"(CPU {CPU['sdk']:.2f} s)"
     )
+    per_before = before_s / calls * 1000 if before_s is not None else None
+    if per_before is not None:
+        print(
+            f"  paraudit from {args.baseline_src}: {before_s:.2f} s = {per_before:.1f} ms/call "
+            f"(CPU {CPU['before']:.2f} s)"
+        )
     print(f"  paraudit is {per_base / per_paraudit:.1f}× faster per call than the SDK loop")
     if aj_s is not None:
         per_aj = aj_s / calls * 1000
@@ -158,6 +175,8 @@ def main(argv: list[str] | None = None) -> None:
             f"(CPU {CPU['aj']:.2f} s)"
         )
         print(f"  paraudit is {per_aj / per_paraudit:.1f}× faster per call than AudioJudge")
+        if per_before is not None:
+            print(f"  (the baseline src: {per_aj / per_before:.1f}× faster than AudioJudge)")
     if args.profile:
         print(f"  profile of one more paraudit run: {args.profile}")
 

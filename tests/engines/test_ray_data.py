@@ -200,7 +200,7 @@ def test_cancelled_run_stops_the_pass_and_a_rerun_resumes(
                 loop.call_soon_threadsafe(seen.set)
 
         cfg = RunConfig(starter_small, [judge], out, PLAN, concurrency=2)
-        cfg.judge_loader = engine.load_judge
+        cfg.engine = engine
         runner = Runner(cfg, progress)
         task = asyncio.ensure_future(runner.execute())
         await asyncio.wait_for(seen.wait(), 60)
