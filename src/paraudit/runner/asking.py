@@ -19,16 +19,8 @@ from typing import Any, TypeVar
 from paraudit.judges.base import Judge
 from paraudit.protocols.instances import Instance
 from paraudit.protocols.parsing import parse_answer
-from paraudit.protocols.parts import AudioPart
 from paraudit.runfolder import CallRecord, CallStore
-from paraudit.runner.calls import (
-    CallOutcome,
-    RateLimiter,
-    RetryPolicy,
-    call_key,
-    call_with_retries,
-    prompt_record,
-)
+from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key, call_with_retries
 from paraudit.runner.checks import estimated_tokens
 
 T = TypeVar("T")
@@ -202,12 +194,18 @@ class Asker:
                 if self.progress.first_call_at is None:
                     self.progress.first_call_at = time.perf_counter()
                 tokens = estimated_tokens(inst) if self.limiter.tpm else 0.0
-                out: CallOutcome = await call_with_retries(
-                    self.judge, inst.prompt, sample, self.limiter, self.retry, tokens, inst.question
+                record = await call_with_retries(
+                    self.judge,
+                    inst.prompt,
+                    sample,
+                    self.limiter,
+                    self.retry,
+                    tokens,
+                    inst.question,
+                    key=key,
                 )
             self.progress.calls_made += 1
             self.progress.last_call_at = time.perf_counter()
-            record = call_record(self.judge.label, key, inst, out)
             self.store.put(record)
             future.set_result(record)
             return record
@@ -220,28 +218,6 @@ class Asker:
 
 
 Row = dict[str, Any]
-
-
-def call_record(judge: str, key: str, inst: Instance, out: CallOutcome) -> CallRecord:
-    """What calls.sqlite keeps of one call (made here or by an engine's worker)."""
-    audio = (
-        list(out.sent_audio_sha256)
-        if out.sent_audio_sha256 is not None
-        else [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
-    )
-    return CallRecord(
-        key=key,
-        judge=judge,
-        status=out.status,
-        raw=out.raw,
-        reason=out.reason,
-        latency_s=out.latency_s,
-        attempts=out.attempts,
-        usage=out.usage,
-        audio_sent=audio,
-        prompt=prompt_record(inst.prompt),
-        finished_at=time.time(),
-    )
 
 
 def unparsed(inst: Instance, stored: CallRecord) -> bool:
