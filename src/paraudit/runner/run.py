@@ -26,6 +26,7 @@ from paraudit.runfolder import (
     RESULTS,
     CallRecord,
     CallStore,
+    ResultRow,
     RunLock,
     RunSpec,
     dataset_fingerprint,
@@ -153,11 +154,11 @@ class Runner:
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
         async for inst, row in asker.rows(iter_instances(ds, plan)):
             last_error = self._keep(row, out, tally) or last_error
-            if inst.probe == "P" and row["status"] == "ok" and inst.branch is not None:
+            if inst.probe == "P" and row.pred is not None and inst.branch is not None:
                 k = (inst.item_id, inst.branch, inst.cue)
                 if k not in preds or inst.order == "ab":
                     own = ds.item(inst.item_id).branches[inst.branch].emotions
-                    preds[k] = p_labels(inst, row["pred"], own)
+                    preds[k] = p_labels(inst, row.pred, own)
         check_token_budget(judge.label, tpm, iter_staging(ds, plan, preds))
         self.progress.total += sum(1 for _ in iter_staging(ds, plan, preds))
         asker.failed_earlier = await answer_ahead(iter_staging(ds, plan, preds)) or {}
@@ -167,10 +168,10 @@ class Runner:
         return last_error
 
     @staticmethod
-    def _keep(row: dict[str, Any], out: RowWriter, tally: CellTally) -> str | None:
+    def _keep(row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:
         out.write(row)
-        tally.add(row)
-        return str(row["reason"]) if row["status"] == "error" else None
+        tally.add(dict(row))  # the row's fields as a mapping (a shallow view, not a dump)
+        return row.reason if row.status == "error" else None
 
     async def _preflight(self, judge: Judge) -> None:
         """The judge's own check, bounded by --timeout: a server that accepts the connection
