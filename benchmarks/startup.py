@@ -8,9 +8,9 @@ Prints
   - `paraudit --help` wall time (median of 5 fresh processes);
   - an audit of the starter set (82 items, probe J, pointwise, no cue, both orders: 328 calls,
     each carrying the item's real clips, about 160 kB each) by one `openai:` judge through a
-    loopback OpenAI-compatible HTTP server (HTTP/1.1, keep-alive) that answers each request
-    after 50 ms: wall time of the whole `paraudit run` process (start-up and the dataset's
-    checks included) per call;
+    stand-in for a provider's API on loopback (`Provider`: HTTP/1.1 keep-alive, each request
+    answered after 50 ms, nothing parsed): wall time of the whole `paraudit run` process
+    (start-up and the dataset's checks included) per call;
   - the baseline: the very same request bodies sent one after another with the openai SDK
     from a fresh Python process (read one per line, as a loop building them would), per call,
     start-up included;
@@ -39,10 +39,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-
-from tests.judges.loopback import Loopback
+from types import TracebackType
+from typing import Any
 
 LATENCY_S = 0.05
 PLAN = ["--probes", "J", "--protocols", "pointwise", "--cues", "none", "--concurrency", "32"]
@@ -64,6 +66,83 @@ for a, b in json.load(open(sys.argv[1])):
     judge.judge_audio(a, b, system_prompt="Which response fits the speaker's emotion?",
                       model="gpt-4o-audio-preview", concatenation_method="no_concatenation")
 """
+
+
+REPLY = json.dumps(
+    {
+        "id": "chatcmpl-bench",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "test-model",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": '{"reasoning": "", "pred": "R1"}'},
+            }
+        ],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
+).encode()
+MODELS = json.dumps(
+    {"object": "list", "data": [{"id": "test-model", "object": "model", "created": 0}]}
+).encode()
+
+
+class Provider:
+    """A stand-in for a provider's OpenAI-compatible API on loopback: HTTP/1.1 keep-alive (as
+    provider APIs answer), every chat completion answered after LATENCY_S with one valid
+    pointwise reply, request bodies kept as received. It parses nothing: a provider's work is
+    not done on the client's machine, and parsing each body (a few hundred kB of base64) here
+    would take CPU from whichever client is measured, most from the concurrent one."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, bytes]] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            # Headers and body go out in two writes: with Nagle's algorithm on, a kept-open
+            # connection would hold the body back until the client's delayed ACK (~40 ms).
+            disable_nagle_algorithm = True
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, body: bytes) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self) -> None:  # noqa: N802 - the model listing paraudit checks first
+                self._send(MODELS)
+
+            def do_POST(self) -> None:  # noqa: N802
+                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                outer.requests.append((self.path, raw))  # list.append is atomic
+                time.sleep(LATENCY_S)
+                self._send(REPLY)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.server.request_queue_size = 256  # dozens of connections open at once
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def chats(self) -> list[bytes]:
+        return [raw for path, raw in self.requests if path.endswith("/chat/completions")]
+
+    def __enter__(self) -> Provider:
+        self.thread.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 CPU: dict[str, float] = {}
@@ -108,10 +187,7 @@ def main(argv: list[str] | None = None) -> None:
     cli = [sys.executable, "-m", "paraudit.cli.main"]
     helps = [wall([*cli, "--help"], env) for _ in range(5)]
     print(f"paraudit --help: {statistics.median(helps):.2f} s (median of 5, load {_load()})")
-    # Keep-alive, as provider APIs answer: a connection per request would charge every side a
-    # TCP connect and a new client connection per call.
-    with Loopback(keep_alive=True) as srv:
-        srv.delay = LATENCY_S
+    with Provider() as srv:
         run = [*cli, "run", str(ds), "--judge", f"openai:test-model@{srv.url}/v1", *PLAN]
         paraudit_s = wall([*run, "--out", str(tmp / "run")], env, "paraudit")
         before_s = None
@@ -122,10 +198,10 @@ def main(argv: list[str] | None = None) -> None:
             before_s = wall([*run, "--out", str(tmp / "before")], before_env, "before")
             assert len(srv.requests) == 2 * n  # the same calls again
             del srv.requests[n:]
-        bodies = [r["body"] for r in srv.requests if r["path"].endswith("/chat/completions")]
+        bodies = srv.chats()
         calls = len(bodies)
-        with (tmp / "bodies.jsonl").open("w") as f:
-            f.writelines(json.dumps(b) + "\n" for b in bodies)
+        with (tmp / "bodies.jsonl").open("wb") as f:  # compact JSON: one body per line
+            f.writelines(b + b"\n" for b in bodies)
         del bodies
         srv.requests.clear()
         base_s = wall(
@@ -133,7 +209,7 @@ def main(argv: list[str] | None = None) -> None:
             env,
             "sdk",
         )
-        assert len(srv.requests) == calls
+        assert len(srv.chats()) == calls
         srv.requests.clear()
         aj_s = None
         if args.audiojudge:
@@ -142,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
             (tmp / "pairs.json").write_text(json.dumps(pairs))
             aj_env = {**env, "OPENAI_BASE_URL": f"{srv.url}/v1"}
             aj_s = wall([args.audiojudge, "-c", AUDIOJUDGE, str(tmp / "pairs.json")], aj_env, "aj")
-            assert len(srv.requests) == calls
+            assert len(srv.chats()) == calls
             srv.requests.clear()
         if args.profile:
             profiled = [sys.executable, "-m", "cProfile", "-o", str(args.profile), *run[1:]]
