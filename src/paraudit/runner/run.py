@@ -169,8 +169,7 @@ class Runner:
 
     @staticmethod
     def _keep(row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:
-        out.write(row)
-        tally.add(dict(row))  # the row's fields as a mapping (a shallow view, not a dump)
+        tally.add(out.write(row))  # the row as written: converted once, for both
         return row.reason if row.status == "error" else None
 
     async def _preflight(self, judge: Judge) -> None:
