@@ -13,7 +13,8 @@ from typing import Any
 from paraudit.errors import MissingExtraError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
-from paraudit.judges.hosted import Decoding, openai_content, sdk_version
+from paraudit.judges.hosted import Decoding, sdk_version
+from paraudit.judges.payloads import ClipCache, EncodedClip, encoded_clips, openai_content
 from paraudit.judges.registry import Spec
 from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import Prompt
@@ -43,8 +44,10 @@ def llm_kwargs(model: str, options: dict[str, str], seed: int | None) -> dict[st
     return kwargs
 
 
-def vllm_messages(prompt: Prompt) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    content, sent = openai_content(prompt, "audio_url")
+def vllm_messages(
+    prompt: Prompt, clips: ClipCache[EncodedClip]
+) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    content, sent = openai_content(prompt, clips, "audio_url")
     return [{"role": "user", "content": content}], sent
 
 
@@ -66,6 +69,7 @@ class VLLMJudge(Judge):
         self.capabilities = Capabilities(max_audio_parts=self.max_audio_parts)
         self.llm: Any = None
         self.batcher = Batcher(self._run, self.batch_size, BATCH_WAIT_S)
+        self.clips = encoded_clips()
 
     def params(self) -> dict[str, Any]:
         return {"model": self.model_id, **self.decoding.as_dict()}
@@ -97,7 +101,7 @@ class VLLMJudge(Judge):
         params = SamplingParams(
             temperature=d.temperature, top_p=d.top_p or 1.0, seed=d.seed, max_tokens=d.max_tokens
         )
-        convs, sent = zip(*(vllm_messages(p) for p in prompts), strict=True)
+        convs, sent = zip(*(vllm_messages(p, self.clips) for p in prompts), strict=True)
         outs = self.llm.chat(list(convs), params, use_tqdm=False)
         return [
             Reply(
