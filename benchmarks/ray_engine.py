@@ -42,7 +42,7 @@ def audit(ds: Path, out: Path, judge: str, engine: RayEngine | None) -> tuple[fl
     """Seconds of the call phase (first call start → last call end) and calls made."""
     cfg = RunConfig(ds, [judge], out, PLAN, concurrency=CONCURRENCY)
     if engine is not None:
-        cfg.judge_loader = engine.load_judge
+        cfg.engine = engine
     runner = Runner(cfg)
     asyncio.run(runner.run())
     p = runner.progress

@@ -21,7 +21,7 @@ def rows_without_latency(out: Path) -> list[dict[str, Any]]:
 
 def run_audit(cfg: RunConfig, engine: RayEngine | None = None, on_progress: Any = None) -> Runner:
     if engine is not None:
-        cfg.judge_loader = engine.load_judge
+        cfg.engine = engine
     runner = Runner(cfg, on_progress)
     asyncio.run(runner.run())
     return runner

@@ -22,9 +22,9 @@ from paraudit.judges import registry
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.registry import load_judge
 from paraudit.protocols.parts import Prompt
-from paraudit.runfolder import CallStore
-from paraudit.runner.asking import BulkSettings, Progress, call_record
-from paraudit.runner.calls import CallOutcome, RetryPolicy, call_key
+from paraudit.runfolder import CallRecord, CallStore
+from paraudit.runner.asking import BulkSettings, Progress
+from paraudit.runner.calls import RetryPolicy, call_key
 from paraudit.runner.plan import PlanSpec, iter_instances
 from paraudit.runner.run import RunConfig, Runner
 from tests.engines.audits import rows_without_latency as _rows
@@ -68,8 +68,8 @@ def test_pending_calls_skip_stored_answers_and_repeated_prompts(
     instances = list(iter_instances(ds, plan))
     keys = [call_key(judge, i.prompt, 0) for i in instances]
     store = CallStore(tmp_path / "calls.sqlite")
-    ok = CallOutcome("ok", '{"reasoning": "", "pred": "R1"}', "", 0.1, 1, {}, None)
-    store.put(call_record(judge.label, keys[0], instances[0], ok))
+    raw = '{"reasoning": "", "pred": "R1"}'
+    store.put(CallRecord(keys[0], judge.label, "ok", raw, "", 0.1, 1, {}, [], None))
     pending = list(pending_calls(judge, instances + instances[1:2], store, 0))
     assert [(k, s) for k, _, s in pending] == [(k, 0) for k in keys[1:]]
 
@@ -82,8 +82,8 @@ def test_pending_calls_resume_unparsable_answers_at_the_missing_sample(
     plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",), limit=1)
     inst = next(iter_instances(ds, plan))
     store = CallStore(tmp_path / "calls.sqlite")
-    junk_reply = CallOutcome("ok", "no idea", "", 0.1, 1, {}, None)
-    store.put(call_record(judge.label, call_key(judge, inst.prompt, 0), inst, junk_reply))
+    key = call_key(judge, inst.prompt, 0)
+    store.put(CallRecord(key, judge.label, "ok", "no idea", "", 0.1, 1, {}, [], None))
     assert list(pending_calls(judge, [inst], store, 0)) == []  # no retries asked for
     [(key, _, sample)] = pending_calls(judge, [inst], store, 2)
     assert (key, sample) == (call_key(judge, inst.prompt, 1), 1)
@@ -200,7 +200,7 @@ def test_cancelled_run_stops_the_pass_and_a_rerun_resumes(
                 loop.call_soon_threadsafe(seen.set)
 
         cfg = RunConfig(starter_small, [judge], out, PLAN, concurrency=2)
-        cfg.judge_loader = engine.load_judge
+        cfg.engine = engine
         runner = Runner(cfg, progress)
         task = asyncio.ensure_future(runner.execute())
         await asyncio.wait_for(seen.wait(), 60)

@@ -47,8 +47,14 @@ class _Server(ThreadingHTTPServer):
 
 class Loopback:
     def __init__(
-        self, models: tuple[str, ...] = ("test-model",), *, listing: Scripted | None = None
+        self,
+        models: tuple[str, ...] = ("test-model",),
+        *,
+        listing: Scripted | None = None,
+        keep_alive: bool = False,
     ) -> None:
+        """keep_alive: answer in HTTP/1.1 and keep each connection open, as provider APIs do
+        (benchmarks); by default HTTP/1.0, one connection per request."""
         self.models = models
         self.listing = listing
         """How to answer GET /models instead of listing `models` (status, body, delay)."""
@@ -63,6 +69,11 @@ class Loopback:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+            # Headers and body go out in two writes: on a connection kept open, Nagle's
+            # algorithm would hold the body back until the client's delayed ACK (~40 ms).
+            disable_nagle_algorithm = keep_alive
+
             def log_message(self, *args: Any) -> None:
                 pass
 

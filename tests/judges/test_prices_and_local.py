@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from paraudit.cli.main import app
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.items.dataset import load_dataset
+from paraudit.judges.payloads import encoded_clips
 from paraudit.judges.prices import DEFAULT_PRICES, Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import parse_judge_spec
@@ -76,7 +77,7 @@ def test_vllm_conversion_sends_exact_bytes_in_order(starter_small: Path) -> None
     inst = plan_instances(
         ds, PlanSpec(probes=("J",), protocols=("pairwise",), cues=("none",), limit=5)
     )[-1]
-    messages, sent = vllm_messages(inst.prompt)
+    messages, sent = vllm_messages(inst.prompt, encoded_clips())
     content = messages[0]["content"]
     assert len(content) == len(inst.prompt)
     for part, item in zip(inst.prompt, content, strict=True):

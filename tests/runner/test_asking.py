@@ -9,16 +9,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 import paraudit.runner.asking as asking
 from paraudit.items.dataset import load_dataset
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
+from paraudit.judges.registry import load_judge
 from paraudit.protocols.instances import Instance
 from paraudit.protocols.parts import Prompt
-from paraudit.runfolder import CallStore
-from paraudit.runner.asking import Asker, Progress
+from paraudit.runfolder import CallRecord, CallStore, ResultRow
+from paraudit.runner.asking import Asker, Progress, result_row
 from paraudit.runner.calls import RateLimiter, RetryPolicy
-from paraudit.runner.plan import PlanSpec, plan_instances
+from paraudit.runner.plan import PlanSpec, iter_instances, plan_instances
 
 PLAN = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none", "hard"))
 
@@ -73,7 +75,7 @@ def test_rows_leave_in_plan_order_and_the_window_stays_bounded(
         seen = []
         async for inst, row in asker.rows(stream()):
             leads.append(taken - len(seen))
-            assert row["item_id"] == inst.item_id and row["probe"] == inst.probe
+            assert row.item_id == inst.item_id and row.probe == inst.probe
             seen.append(inst)
         return seen
 
@@ -96,7 +98,7 @@ def test_stored_answers_are_used_and_identical_prompts_paid_once(
 
         async def collect(instances: list[Instance]) -> list[str]:
             asker = _asker(Jittery(), store, progress, concurrency=8)
-            return [row["key"] async for _, row in asker.rows(instances)]
+            return [row.key async for _, row in asker.rows(instances)]
 
         keys = asyncio.run(collect(plan + plan))  # every prompt twice in one stream
         assert Jittery.calls == len(set(keys)) == len(plan)
@@ -172,3 +174,15 @@ def test_a_fatal_error_surfaces_before_the_slow_rows_ahead_of_it(
         assert Jittery.calls <= 4 + 1  # the calls in flight when it failed, no more
     finally:
         store.close()
+
+
+def test_a_row_is_checked_against_the_contract_as_it_is_made(tiny_dataset: Path) -> None:
+    ds = load_dataset(tiny_dataset)
+    inst = next(iter_instances(ds, PlanSpec(("J",), ("pointwise",), ("none",))))
+    judge = load_judge("builtin:first")
+    ok = CallRecord("k", judge.label, "ok", '{"pred": "R1"}', "", 0.1, 1, {}, [])
+    row = result_row(judge, inst, "k", ok, 0)
+    assert isinstance(row, ResultRow) and row.pred == "R1" and row.key == "k"
+    odd = CallRecord("k", judge.label, "lost", None, "?", 0.1, 1, {}, [])
+    with pytest.raises(ValidationError, match="status"):
+        result_row(judge, inst, "k", odd, 0)

@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
 from paraudit.judges.spec import parse_judge_spec
-from paraudit.protocols.parts import Prompt, TextPart
+from paraudit.protocols.parts import AudioPart, Prompt, TextPart
+from paraudit.runfolder import CallRecord
 from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key, call_with_retries
 
 PROMPT: Prompt = (TextPart("hello"),)
@@ -112,3 +114,35 @@ def test_token_budget_delays_calls_past_the_window() -> None:
     # Another 30 would make 120 in the window: it must wait until the first call leaves it.
     assert lim._tokens_delay(time.monotonic(), 30) > 59
     assert lim._tokens_delay(time.monotonic() + 61, 30) == 0
+
+
+def test_a_call_returns_the_record_the_store_keeps(tmp_path: Path) -> None:
+    clip = tmp_path / "c.wav"
+    clip.write_bytes(b"RIFF")
+    prompt: Prompt = (TextPart("which?"), AudioPart(clip, "c" * 64))
+    j = Flaky([JudgeError("503")])
+    rec = asyncio.run(
+        call_with_retries(j, prompt, 1, RateLimiter(None), RetryPolicy(base_delay_s=0))
+    )
+    assert isinstance(rec, CallRecord)
+    assert (rec.key, rec.judge, rec.status, rec.raw) == (
+        call_key(j, prompt, 1),
+        "flaky:x",
+        "ok",
+        '{"pred": "R1"}',
+    )
+    assert rec.attempts == 2 and rec.latency_s > 0 and rec.finished_at > 0
+    assert rec.prompt == [{"text": "which?"}, {"audio": "c" * 64}]
+    assert rec.audio_sent == ["c" * 64]  # a judge that names no bytes sent the prompt's clips
+    given = asyncio.run(call_with_retries(j, prompt, 0, RateLimiter(None), RetryPolicy(), key="k0"))
+    assert given.key == "k0"
+    failed = asyncio.run(
+        call_with_retries(
+            Flaky([JudgeError("503")] * 2),
+            prompt,
+            0,
+            RateLimiter(None),
+            RetryPolicy(max_attempts=2, base_delay_s=0),
+        )
+    )
+    assert (failed.status, failed.raw, failed.reason, failed.attempts) == ("error", None, "503", 2)

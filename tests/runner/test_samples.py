@@ -8,6 +8,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from paraudit.runfolder.rows import ResultRow
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig, Runner
 from paraudit.runner.samples import majority_row, sample_index
@@ -57,12 +58,16 @@ def test_draw_and_retry_indices_never_collide() -> None:
 
 
 def test_a_tie_goes_to_the_first_drawn_and_nothing_answered_stays_unanswered() -> None:
-    def row(i: int, pred: str | None, status: str = "ok") -> dict[str, object]:
-        return {"sample": i, "key": f"k{i}", "status": status, "pred": pred, "gold": "R1",
-                "correct": pred == "R1", "raw": "", "reason": "", "usage": {}}  # fmt: skip
+    def row(i: int, pred: str | None, status: str = "ok") -> ResultRow:
+        return ResultRow(judge="j", task="t", item_id="i", branch=0, probe="J",
+                         protocol="pointwise", cue="none", order="ab", sample=i, key=f"k{i}",
+                         status=status, pred=pred, gold="R1", correct=pred == "R1",
+                         raw="")  # type: ignore[arg-type]  # fmt: skip
 
     tie = majority_row([row(0, "R2"), row(1, "R1"), row(2, None, "unparsed"), row(3, "R1"),
                         row(4, "R2")])  # fmt: skip
-    assert tie["pred"] == "R2" and tie["sample"] == 0 and tie["majority_votes"] == 2
+    extra = tie.model_dump()
+    assert tie.pred == "R2" and tie.sample == 0 and extra["majority_votes"] == 2
+    assert [d["sample"] for d in extra["samples"]] == [0, 1, 2, 3, 4]
     none = majority_row([row(0, None, "error"), row(1, None, "unparsed")])
-    assert none["status"] == "error" and len(none["samples"]) == 2
+    assert none.status == "error" and len(none.model_dump()["samples"]) == 2

@@ -328,7 +328,7 @@ def run(
     )
     with open_engine(engine, ray_address, num_workers, gpus_per_worker, ray_data) as cluster:
         if cluster is not None:
-            cfg.judge_loader = cluster.load_judge
+            cfg.engine = cluster
         if dry:
             for k, v in dry_run(cfg, load_prices(prices)).items():
                 if k == "cost":

@@ -92,7 +92,7 @@ def estimate_wall_times(
                 _measure(judge, ds, sample, engine.options.num_workers, cfg)
             )
         finally:
-            engine.release(judge)
+            engine.drop(judge)
         out.append(
             Estimate(
                 spec,

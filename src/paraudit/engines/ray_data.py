@@ -42,7 +42,6 @@ from paraudit.runner.asking import (
     LOOKUP,
     BulkSettings,
     Progress,
-    call_record,
     chunks,
     unparsed,
 )
@@ -146,10 +145,18 @@ class BulkCaller:
             if sample != first:
                 key = call_key(judge, inst.prompt, sample)
             async with sem:
-                out = await call_with_retries(
-                    judge, inst.prompt, sample, limiter, self.settings.retry, 0.0, inst.question
+                made.append(
+                    await call_with_retries(
+                        judge,
+                        inst.prompt,
+                        sample,
+                        limiter,
+                        self.settings.retry,
+                        0.0,
+                        inst.question,
+                        key=key,
+                    )
                 )
-            made.append(call_record(judge.label, key, inst, out))
             if not unparsed(inst, made[-1]):
                 break
         return made

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import importlib
 import threading
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -29,10 +28,9 @@ from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec
-from paraudit.protocols.instances import Instance
 from paraudit.protocols.parts import Prompt
-from paraudit.runfolder import CallRecord, CallStore
-from paraudit.runner.asking import BulkSettings, Progress
+from paraudit.runfolder import CallRecord
+from paraudit.runner.engine import Phase
 
 STOP_WAIT_S = 30.0
 """How long a cancelled run waits for a Ray Data pass to stop (at its next chunk or batch)
@@ -91,12 +89,16 @@ class RayJudge(Judge):
     """A judge whose calls run on a pool of Ray actors; identical identity to the real judge."""
 
     def __init__(self, inner: Judge, engine: RayEngine) -> None:
-        super().__init__(inner.judge_spec, inner.options)  # the same object: nothing re-parsed
+        # A proxy, not a second judge: Judge.__init__ is not run; the identity is the real
+        # judge's, as built (the same JudgeSpec object, nothing re-parsed).
+        self.spec, self.options = inner.spec, inner.options
+        self.judge_spec = inner.judge_spec
+        self.notes = inner.notes
         self.inner = inner
         self.engine = engine
         self.capabilities = inner.capabilities
         # Forward the structured question only to judges that read it (see the runner).
-        self.reads_question = bool(getattr(inner, "reads_question", False))
+        self.reads_question = inner.reads_question
         self._slots: list[_Slot] = []
         self._watchers: set[asyncio.Task[None]] = set()
         self._dataset: Any = None
@@ -146,21 +148,13 @@ class RayJudge(Judge):
         for slot, pid in zip(self._slots, pids, strict=True):
             slot.pid = pid
 
-    async def answer_ahead(
-        self,
-        dataset: Any,
-        instances: Iterable[Instance],
-        store: CallStore,
-        settings: BulkSettings,
-        progress: Progress,
-        on_progress: Callable[[Progress], None] | None = None,
-    ) -> dict[str, CallRecord] | None:
+    async def answer_ahead(self, phase: Phase) -> dict[str, CallRecord] | None:
         """The runner's bulk pass for one phase (engines.ray_data): the phase's unanswered
         calls made on Ray Data and stored; the failed calls' records. None when this engine
         does not answer in bulk (the runner then calibrates this proxy's pool as usual)."""
         if not self.engine.options.ray_data:
             return None
-        self._dataset = dataset
+        dataset = self._dataset = phase.dataset
         o = self.engine.options
         # A GPU worker is sized by its GPU alone (Ray Data calls CPUs and GPUs together on one
         # map experimental).
@@ -179,12 +173,12 @@ class RayJudge(Judge):
                 self.engine.ray,
                 self.inner,
                 _root(dataset),
-                instances,
-                store,
-                settings,
+                phase.instances,
+                phase.store,
+                phase.settings,
                 pool,
-                progress,
-                on_progress,
+                phase.progress,
+                phase.on_progress,
                 stop,
             )
         )
@@ -220,9 +214,6 @@ class RayJudge(Judge):
             except Exception:  # an already-dead actor needs no killing
                 pass
         self._slots = []
-
-    async def aclose(self) -> None:
-        self.close()
 
     async def _pick(self) -> _Slot:
         while True:
@@ -354,19 +345,33 @@ class RayEngine:
             self.ray.shutdown()
             self.started_here = False
 
-    def release(self, judge: Judge) -> None:
+    # -- runner.engine.Engine -----------------------------------------------------------------
+    def load_judge(self, spec: str | JudgeSpec) -> Judge:
+        """The real judge is built here too, so a bad spec or a missing extra fails at once,
+        and its identity is what the proxy reports."""
+        proxy = RayJudge(load_judge(spec), self)
+        self.judges.append(proxy)
+        return proxy
+
+    async def answer_ahead(self, judge: Judge, phase: Phase) -> dict[str, CallRecord] | None:
+        """A Ray Data pass over the phase (RayJudge.answer_ahead) for the proxies this engine
+        made; None for any other judge (the runner asks it itself)."""
+        if not isinstance(judge, RayJudge) or judge.engine is not self:
+            return None
+        return await judge.answer_ahead(phase)
+
+    async def release(self, judge: Judge) -> None:
+        """Kill the proxy's workers (their CPUs and GPUs go back to the cluster); the engine
+        keeps the proxy, whose identity and last worker ids stay readable."""
+        if isinstance(judge, RayJudge):
+            judge.close()
+
+    def drop(self, judge: Judge) -> None:
         """Kill a proxy's workers now (the engine forgets it)."""
         if isinstance(judge, RayJudge):
             judge.close()
             if judge in self.judges:
                 self.judges.remove(judge)
-
-    def load_judge(self, spec: JudgeSpec) -> Judge:
-        """The runner's judge loader: the real judge is built here too, so a bad spec or a
-        missing extra fails at once, and its identity is what the proxy reports."""
-        proxy = RayJudge(load_judge(spec), self)
-        self.judges.append(proxy)
-        return proxy
 
     # -- the cluster ------------------------------------------------------------------------
     def nodes(self) -> list[dict[str, Any]]:

@@ -14,17 +14,16 @@ from typing import Any
 from paraudit.errors import MissingExtraError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
 from paraudit.judges.hosted import (
-    AudioPayload,
     Decoding,
     api_key,
     capped_reply,
     error_message,
     judge_failure,
     other_params,
-    read_audio,
     sdk_version,
 )
 from paraudit.judges.joining import check_renderer, join_prompt
+from paraudit.judges.payloads import AudioPayload, payloads
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
@@ -67,6 +66,7 @@ class GeminiJudge(Judge):
         self._types, self._errors = types, errors
         self.client = genai.Client(api_key=key, http_options=http)
         self._uploaded: dict[str, Any] = {}
+        self.clips = payloads()  # each clip read and hashed once, not once per call
 
     def params(self) -> dict[str, Any]:
         return {
@@ -95,7 +95,7 @@ class GeminiJudge(Judge):
 
     async def contents(self, prompt: Prompt) -> tuple[list[Any], tuple[str, ...], bool]:
         t = self._types
-        audio = {id(p): read_audio(p) for p in prompt if isinstance(p, AudioPart)}
+        audio = {id(p): self.clips.get(p) for p in prompt if isinstance(p, AudioPart)}
         use_files = sum(len(a.data) for a in audio.values()) > self.inline_limit
         parts: list[Any] = []
         for p in prompt:

@@ -1,19 +1,16 @@
-"""What hosted judges share: keys from the environment, decoding options, audio payloads."""
+"""What hosted judges share: keys from the environment, decoding options, SDK errors (audio
+payloads: judges.payloads)."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 from paraudit.judges.base import FatalJudgeError, JudgeError
 from paraudit.judges.spec import HARNESS_OPTIONS, JudgeSpec
-from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.providers import Failure, find_key, first_line
 from paraudit.versions import package_version
 
-AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
 DECODING_OPTIONS = {"temperature", "top_p", "seed", "max_tokens"}
 
 
@@ -79,52 +76,4 @@ class Decoding:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
-@dataclass(frozen=True)
-class AudioPayload:
-    data: bytes
-    fmt: str
-    mime: str
-    sha256: str
-
-
-def read_audio(part: AudioPart) -> AudioPayload:
-    """The file's bytes exactly as stored: paraudit never resamples or re-encodes silently."""
-    suffix = part.path.suffix.lower()
-    if suffix not in AUDIO_FORMATS:
-        raise FatalJudgeError(
-            f"{part.path.name}: hosted judges take wav or mp3; convert the dataset explicitly "
-            "(nothing is converted silently)"
-        )
-    data = part.path.read_bytes()
-    fmt, mime = AUDIO_FORMATS[suffix]
-    return AudioPayload(data, fmt, mime, hashlib.sha256(data).hexdigest())
-
-
 sdk_version = package_version
-
-
-def openai_content(
-    prompt: Prompt, form: str = "input_audio"
-) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    """OpenAI-style content parts in prompt order, and the sha256 of each clip's bytes sent.
-
-    `input_audio` is OpenAI's form; `audio_url` with a data URI is what vLLM also accepts.
-    """
-    content: list[dict[str, Any]] = []
-    sent: list[str] = []
-    for p in prompt:
-        if isinstance(p, AudioPart):
-            a = read_audio(p)
-            b64 = base64.b64encode(a.data).decode("ascii")
-            sent.append(a.sha256)
-            if form == "input_audio":
-                content.append(
-                    {"type": "input_audio", "input_audio": {"data": b64, "format": a.fmt}}
-                )
-            else:
-                content.append(
-                    {"type": "audio_url", "audio_url": {"url": f"data:{a.mime};base64,{b64}"}}
-                )
-        else:
-            content.append({"type": "text", "text": p.text})
-    return content, tuple(sent)

@@ -21,11 +21,11 @@ from paraudit.judges.hosted import (
     capped_reply,
     error_message,
     judge_failure,
-    openai_content,
     other_params,
     sdk_version,
 )
 from paraudit.judges.joining import check_renderer, join_prompt
+from paraudit.judges.payloads import chat_body, encoded_clips, openai_content
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
@@ -66,6 +66,7 @@ class OpenAIJudge(Judge):
         key = api_key(s, ("OPENAI_API_KEY",), optional=self.base_url is not None)
         self._openai = openai
         timeout = s.number("timeout")
+        self.clips = encoded_clips()
         self.client = openai.AsyncOpenAI(
             api_key=key,
             base_url=self.base_url,
@@ -86,8 +87,13 @@ class OpenAIJudge(Judge):
         return {**super().describe(), "sdk": f"openai {sdk_version('openai')}"}
 
     def messages(self, prompt: Prompt) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-        content, sent = openai_content(prompt, self.audio_part)
+        content, sent = openai_content(prompt, self.clips, self.audio_part)
         return [{"role": "user", "content": content}], sent
+
+    def body(self, prompt: Prompt) -> tuple[bytes, tuple[str, ...]]:
+        """The request body as sent (`messages` as JSON, with the decoding options)."""
+        rest = {"modalities": ["text"], **self.decoding.as_dict()}
+        return chat_body(self.model, prompt, self.clips, self.audio_part, rest)
 
     async def preflight(self) -> None:
         o = self._openai
@@ -151,19 +157,15 @@ class OpenAIJudge(Judge):
         info = None
         if self.joined:
             prompt, info = await asyncio.to_thread(join_prompt, prompt)
-        messages, sent = self.messages(prompt)
+        body, sent = self.body(prompt)
         try:
-            # The request body is plain JSON built here, so it goes straight to the SDK's
+            # The request body is serialised here, once, with each clip's base64 spliced in
+            # as it was encoded (payloads.chat_body), and goes straight to the SDK's
             # transport: chat.completions.create would walk every base64 clip through its
-            # typed-dict transform first, the largest CPU cost per call.
+            # typed-dict transform, and a dict body through json.dumps, on every call.
             resp = await self.client.post(
                 "/chat/completions",
-                body={
-                    "model": self.model,
-                    "messages": messages,
-                    "modalities": ["text"],
-                    **self.decoding.as_dict(),
-                },
+                content=body,
                 cast_to=str,  # the body as text: read below without building SDK models
             )
         except o.OpenAIError as e:

@@ -13,8 +13,9 @@ from typing import Any
 from paraudit.errors import MissingExtraError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
-from paraudit.judges.hosted import Decoding, openai_content, sdk_version
+from paraudit.judges.hosted import Decoding, sdk_version
 from paraudit.judges.joining import check_renderer, join_prompt
+from paraudit.judges.payloads import ClipCache, EncodedClip, encoded_clips, openai_content
 from paraudit.judges.registry import Spec
 from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import Prompt
@@ -44,8 +45,10 @@ def llm_kwargs(model: str, options: dict[str, str], seed: int | None) -> dict[st
     return kwargs
 
 
-def vllm_messages(prompt: Prompt) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    content, sent = openai_content(prompt, "audio_url")
+def vllm_messages(
+    prompt: Prompt, clips: ClipCache[EncodedClip]
+) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    content, sent = openai_content(prompt, clips, "audio_url")
     return [{"role": "user", "content": content}], sent
 
 
@@ -70,6 +73,7 @@ class VLLMJudge(Judge):
             check_renderer()  # the markers' voice, loaded now: a missing extra is one line
         self.llm: Any = None
         self.batcher = Batcher(self._run, self.batch_size, BATCH_WAIT_S)
+        self.clips = encoded_clips()
 
     def params(self) -> dict[str, Any]:
         joined = {"clips": "joined"} if self.joined else {}
@@ -103,7 +107,7 @@ class VLLMJudge(Judge):
             temperature=d.temperature, top_p=d.top_p or 1.0, seed=d.seed, max_tokens=d.max_tokens
         )
         joins = [join_prompt(p) if self.joined else (p, None) for p in prompts]
-        convs, sent = zip(*(vllm_messages(p) for p, _ in joins), strict=True)
+        convs, sent = zip(*(vllm_messages(p, self.clips) for p, _ in joins), strict=True)
         outs = self.llm.chat(list(convs), params, use_tqdm=False)
         replies = []
         for o, s, (_, info) in zip(outs, sent, joins, strict=True):

@@ -56,6 +56,9 @@ VERSION = len(MIGRATIONS)
 
 @dataclass(frozen=True)
 class CallRecord:
+    """One judge call, from the call (runner.calls.call_with_retries, here or on an engine's
+    worker) to calls.sqlite and the result row made from it."""
+
     key: str
     """sha256 of the judge identity, output-changing parameters, prompt and sample index."""
     judge: str

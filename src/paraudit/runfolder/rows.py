@@ -123,7 +123,9 @@ class RowWriter:
         self.rows = 0
         self.size = 0
 
-    def write(self, row: dict[str, Any] | ResultRow) -> None:
+    def write(self, row: dict[str, Any] | ResultRow) -> dict[str, Any]:
+        """Write one row; the row as written (JSON types), for a caller that tallies it
+        without converting it again."""
         if isinstance(row, ResultRow):
             data = row.model_dump(mode="json")
         else:
@@ -134,6 +136,7 @@ class RowWriter:
         self._hash.update(line)
         self.rows += 1
         self.size += len(line)
+        return data
 
     @property
     def sha256(self) -> str:

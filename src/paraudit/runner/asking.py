@@ -14,21 +14,13 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from paraudit.judges.base import Judge
 from paraudit.protocols.instances import Instance
 from paraudit.protocols.parsing import parse_answer
-from paraudit.protocols.parts import AudioPart
-from paraudit.runfolder import CallRecord, CallStore
-from paraudit.runner.calls import (
-    CallOutcome,
-    RateLimiter,
-    RetryPolicy,
-    call_key,
-    call_with_retries,
-    prompt_record,
-)
+from paraudit.runfolder import CallRecord, CallStore, ResultRow
+from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key, call_with_retries
 from paraudit.runner.checks import estimated_tokens
 from paraudit.runner.samples import majority_row, sample_index
 
@@ -77,8 +69,8 @@ class Progress:
 
 
 async def _oldest(
-    window: deque[tuple[Instance, asyncio.Future[Row]]], stop: asyncio.Future[None]
-) -> tuple[Instance, Row]:
+    window: deque[tuple[Instance, asyncio.Future[ResultRow]]], stop: asyncio.Future[None]
+) -> tuple[Instance, ResultRow]:
     """The oldest question's row, or the failure of any question in the window (a fatal judge
     error surfaces at once, not when its row reaches the front).
 
@@ -130,13 +122,15 @@ class Asker:
         self._stop: asyncio.Future[None] | None = None
         """Set with the first failure in the window: no call starts after it."""
 
-    async def rows(self, instances: Iterable[Instance]) -> AsyncIterator[tuple[Instance, Row]]:
+    async def rows(
+        self, instances: Iterable[Instance]
+    ) -> AsyncIterator[tuple[Instance, ResultRow]]:
         """(instance, row) for every instance, in the order given."""
-        window: deque[tuple[Instance, asyncio.Future[Row]]] = deque()
+        window: deque[tuple[Instance, asyncio.Future[ResultRow]]] = deque()
         ahead = max(LOOKUP, AHEAD_PER_SLOT * self.concurrency)
         stop = self._stop = asyncio.get_running_loop().create_future()
 
-        def failed(task: asyncio.Future[Row]) -> None:
+        def failed(task: asyncio.Future[ResultRow]) -> None:
             if task.cancelled() or stop.done():
                 return
             error = task.exception()
@@ -162,12 +156,12 @@ class Asker:
             if window:
                 await asyncio.gather(*(t for _, t in window), return_exceptions=True)
 
-    async def _ask(self, inst: Instance, key: str, stored: CallRecord | None) -> Row:
+    async def _ask(self, inst: Instance, key: str, stored: CallRecord | None) -> ResultRow:
         # ?samples=N (runner.samples): N draws, each with its own parse retries.
         n = self.judge.judge_spec.whole("samples") or 1
-        draws: list[Row] = []
+        draws: list[ResultRow] = []
         for draw in range(n):
-            row: Row | None = None
+            row: ResultRow | None = None
             for retry in range(self.parse_retries + 1):
                 sample = sample_index(draw, retry, n)
                 if sample:
@@ -176,7 +170,7 @@ class Asker:
                 if stored is None:
                     stored = await self._call_once(inst, key, sample)
                 row = result_row(self.judge, inst, key, stored, sample)
-                if row["status"] != "unparsed":
+                if row.status != "unparsed":
                     break
             assert row is not None
             draws.append(row)
@@ -184,9 +178,9 @@ class Asker:
         row = draws[0] if n == 1 else majority_row(draws)
         p = self.progress
         p.done += 1
-        p.unparsed += row["status"] == "unparsed"
-        p.errors += row["status"] == "error"
-        p.refused += row["status"] == "refused"
+        p.unparsed += row.status == "unparsed"
+        p.errors += row.status == "error"
+        p.refused += row.status == "refused"
         if self.on_progress:
             self.on_progress(p)
         return row
@@ -211,12 +205,18 @@ class Asker:
                 if self.progress.first_call_at is None:
                     self.progress.first_call_at = time.perf_counter()
                 tokens = estimated_tokens(inst) if self.limiter.tpm else 0.0
-                out: CallOutcome = await call_with_retries(
-                    self.judge, inst.prompt, sample, self.limiter, self.retry, tokens, inst.question
+                record = await call_with_retries(
+                    self.judge,
+                    inst.prompt,
+                    sample,
+                    self.limiter,
+                    self.retry,
+                    tokens,
+                    inst.question,
+                    key=key,
                 )
             self.progress.calls_made += 1
             self.progress.last_call_at = time.perf_counter()
-            record = call_record(self.judge.label, key, inst, out)
             self.store.put(record)
             future.set_result(record)
             return record
@@ -228,64 +228,42 @@ class Asker:
             del self._inflight[key]
 
 
-Row = dict[str, Any]
-
-
-def call_record(judge: str, key: str, inst: Instance, out: CallOutcome) -> CallRecord:
-    """What calls.sqlite keeps of one call (made here or by an engine's worker)."""
-    audio = (
-        list(out.sent_audio_sha256)
-        if out.sent_audio_sha256 is not None
-        else [p.sha256 for p in inst.prompt if isinstance(p, AudioPart)]
-    )
-    return CallRecord(
-        key=key,
-        judge=judge,
-        status=out.status,
-        raw=out.raw,
-        reason=out.reason,
-        latency_s=out.latency_s,
-        attempts=out.attempts,
-        usage=out.usage,
-        audio_sent=audio,
-        prompt=prompt_record(inst.prompt),
-        finished_at=time.time(),
-    )
-
-
 def unparsed(inst: Instance, stored: CallRecord) -> bool:
     """An answered call whose reply the parser cannot read (--parse-retries asks again)."""
     return stored.status == "ok" and parse_answer(inst.question, stored.raw or "").pred is None
 
 
-def result_row(judge: Judge, inst: Instance, key: str, stored: CallRecord, sample: int) -> Row:
-    """The results.jsonl row of one answered (or failed) question."""
+def result_row(
+    judge: Judge, inst: Instance, key: str, stored: CallRecord, sample: int
+) -> ResultRow:
+    """The results.jsonl row of one answered (or failed) question, checked against the
+    contract as it is made."""
     status, pred, reason = stored.status, None, stored.reason
     if status == "ok":
         parsed = parse_answer(inst.question, stored.raw or "")
         pred, reason = parsed.pred, parsed.reason
         status = "ok" if pred is not None else "unparsed"
-    return {
-        "judge": judge.label,
-        "task": inst.task,
-        "item_id": inst.item_id,
-        "branch": inst.branch,
-        "probe": inst.probe,
-        "protocol": inst.protocol,
-        "cue": inst.cue,
-        "order": inst.order,
-        "context_order": inst.context_order,
-        "pred": pred,
-        "gold": inst.gold,
-        "status": status,
-        "correct": bool(pred == inst.gold) if status == "ok" else False,
-        "raw": stored.raw,
-        "reason": reason,
-        "latency_s": stored.latency_s,
-        "attempts": stored.attempts,
-        "usage": stored.usage,
-        "audio_sent_sha256": stored.audio_sent,
-        "sample": sample,
-        "key": key,
-        "options": inst.options,
-    }
+    return ResultRow(
+        judge=judge.label,
+        task=inst.task,
+        item_id=inst.item_id,
+        branch=inst.branch,
+        probe=inst.probe,
+        protocol=inst.protocol,
+        cue=inst.cue,
+        order=inst.order,
+        context_order=inst.context_order,
+        pred=pred,
+        gold=inst.gold,
+        status=status,
+        correct=bool(pred == inst.gold) if status == "ok" else False,
+        raw=stored.raw,
+        reason=reason,
+        latency_s=stored.latency_s,
+        attempts=stored.attempts,
+        usage=stored.usage,
+        audio_sent_sha256=stored.audio_sent,
+        sample=sample,
+        key=key,
+        options=inst.options,
+    )

@@ -1,5 +1,5 @@
 """One judge call with a cache key, retries (exponential back-off with jitter, Retry-After),
-a timeout and a per-judge rate limit."""
+a timeout and a per-judge rate limit; its CallRecord, as calls.sqlite keeps it."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
+from paraudit.runfolder import CallRecord
 from paraudit.waits import LONG_WAIT_S, capped_wait, tell_wait
 
 
@@ -92,18 +93,6 @@ class RateLimiter:
 
 
 @dataclass(frozen=True)
-class CallOutcome:
-    status: str
-    """ok | refused | error"""
-    raw: str | None
-    reason: str
-    latency_s: float
-    attempts: int
-    usage: dict[str, Any]
-    sent_audio_sha256: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True)
 class RetryPolicy:
     max_attempts: int = 4
     base_delay_s: float = 0.5
@@ -130,9 +119,39 @@ async def call_with_retries(
     policy: RetryPolicy,
     tokens: float = 0.0,
     question: Question | None = None,
-) -> CallOutcome:
-    """`question` reaches only judges that declare `reads_question` (older third-party judges
+    *,
+    key: str | None = None,
+) -> CallRecord:
+    """The call's record (made here, or by an engine's worker): what calls.sqlite keeps and
+    what the row is made from. `key` is the call's cache key when the caller has it already.
+    `question` reaches only judges that declare `reads_question` (older third-party judges
     keep their `generate(prompt, *, sample)` signature)."""
+
+    def record(
+        status: str,
+        raw: str | None,
+        reason: str,
+        attempts: int,
+        usage: dict[str, Any],
+        sent: tuple[str, ...] | None,
+    ) -> CallRecord:
+        return CallRecord(
+            key=key if key is not None else call_key(judge, prompt, sample),
+            judge=judge.label,
+            status=status,
+            raw=raw,
+            reason=reason,
+            latency_s=time.perf_counter() - start,
+            attempts=attempts,
+            usage=usage,
+            # A backend that sends audio names the bytes it sent; others sent the prompt's.
+            audio_sent=list(sent)
+            if sent is not None
+            else [p.sha256 for p in prompt if isinstance(p, AudioPart)],
+            prompt=prompt_record(prompt),
+            finished_at=time.time(),
+        )
+
     reason = ""
     start = time.perf_counter()
     for attempt in range(1, policy.max_attempts + 1):
@@ -153,11 +172,8 @@ async def call_with_retries(
         except Exception as e:  # an unexpected backend failure is an error row, not a crash
             reason, wait = f"{type(e).__name__}: {e}", None
         else:
-            latency = time.perf_counter() - start
             status, reason = ("refused", reply.refused) if reply.refused is not None else ("ok", "")
-            return CallOutcome(
-                status, reply.text, reason, latency, attempt, reply.usage, reply.sent_audio_sha256
-            )
+            return record(status, reply.text, reason, attempt, reply.usage, reply.sent_audio_sha256)
         if attempt < policy.max_attempts:
             await asyncio.sleep(policy.wait_for(wait, attempt, reason))
-    return CallOutcome("error", None, reason, time.perf_counter() - start, policy.max_attempts, {})
+    return record("error", None, reason, policy.max_attempts, {}, None)

@@ -26,6 +26,7 @@ from paraudit.runfolder import (
     RESULTS,
     CallRecord,
     CallStore,
+    ResultRow,
     RunLock,
     RunSpec,
     dataset_fingerprint,
@@ -42,6 +43,7 @@ from paraudit.runner.checks import (
     check_token_budget,
     text_characters,
 )
+from paraudit.runner.engine import Engine, LocalEngine, Phase
 from paraudit.runner.folder import check_out, claim, unique_judges
 from paraudit.runner.plan import (
     PlanSpec,
@@ -53,7 +55,16 @@ from paraudit.runner.plan import (
 )
 from paraudit.stats.accuracy import CellTally, read_results
 
-__all__ = ["Progress", "RunConfig", "RunOutcome", "Runner", "dry_run", "load_checked"]
+__all__ = [
+    "Engine",
+    "LocalEngine",
+    "Progress",
+    "RunConfig",
+    "RunOutcome",
+    "Runner",
+    "dry_run",
+    "load_checked",
+]
 
 
 @dataclass
@@ -70,8 +81,8 @@ class RunConfig:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     extend: bool = False
     """Add judges/probes/protocols/cues to the run already in `out` (same dataset)."""
-    judge_loader: Callable[[JudgeSpec], Judge] = load_judge
-    """Builds a judge from its spec: in this process, or an engine's proxy (paraudit.engines)."""
+    engine: Engine = field(default_factory=LocalEngine)
+    """Where the judges run: in this process, or on a cluster (engines.ray_engine)."""
 
     @property
     def judge_specs(self) -> list[JudgeSpec]:
@@ -122,16 +133,14 @@ class Runner:
         # An engine that answers a phase's calls in bulk (Ray Data) does it before the phase is
         # asked; its workers calibrate their own judges. A judge with a rate limit is asked
         # call by call here, where the limit holds for every worker at once.
-        ahead = None if rpm or tpm else getattr(judge, "answer_ahead", None)
+        engine = self.cfg.engine
         bulk = BulkSettings(self.cfg.concurrency, self.cfg.retry, self.cfg.parse_retries)
 
         async def answer_ahead(instances: Iterable[Instance]) -> dict[str, CallRecord] | None:
-            if ahead is None:
+            if rpm or tpm:
                 return None
-            failed: dict[str, CallRecord] | None = await ahead(
-                ds, instances, store, bulk, self.progress, self.on_progress
-            )
-            return failed
+            phase = Phase(ds, instances, store, bulk, self.progress, self.on_progress)
+            return await engine.answer_ahead(judge, phase)
 
         failed = await answer_ahead(iter_instances(ds, plan))
         if failed is None:
@@ -153,24 +162,23 @@ class Runner:
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
         async for inst, row in asker.rows(iter_instances(ds, plan)):
             last_error = self._keep(row, out, tally) or last_error
-            if inst.probe == "P" and row["status"] == "ok" and inst.branch is not None:
+            if inst.probe == "P" and row.pred is not None and inst.branch is not None:
                 k = (inst.item_id, inst.branch, inst.cue)
                 if k not in preds or inst.order == "ab":
                     own = ds.item(inst.item_id).branches[inst.branch].emotions
-                    preds[k] = p_labels(inst, row["pred"], own)
+                    preds[k] = p_labels(inst, row.pred, own)
         check_token_budget(judge.label, tpm, iter_staging(ds, plan, preds))
         self.progress.total += sum(1 for _ in iter_staging(ds, plan, preds))
         asker.failed_earlier = await answer_ahead(iter_staging(ds, plan, preds)) or {}
         async for _, row in asker.rows(iter_staging(ds, plan, preds)):
             last_error = self._keep(row, out, tally) or last_error
-        await release(judge)
+        await engine.release(judge)
         return last_error
 
     @staticmethod
-    def _keep(row: dict[str, Any], out: RowWriter, tally: CellTally) -> str | None:
-        out.write(row)
-        tally.add(row)
-        return str(row["reason"]) if row["status"] == "error" else None
+    def _keep(row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:
+        tally.add(out.write(row))  # the row as written: converted once, for both
+        return row.reason if row.status == "error" else None
 
     async def _preflight(self, judge: Judge) -> None:
         """The judge's own check, bounded by --timeout: a server that accepts the connection
@@ -187,7 +195,7 @@ class Runner:
                 f"start-up check within --timeout {limit:g} s); check the server or raise "
                 "--timeout"
             ) from None
-        self.notes += [f"{judge.label}: {n}" for n in getattr(judge, "notes", [])]
+        self.notes += [f"{judge.label}: {n}" for n in judge.notes]
 
     def _check_plan(self, ds: Dataset) -> None:
         """Refuse a plan of nothing (found by planning its first question only)."""
@@ -235,7 +243,7 @@ class Runner:
         so memory does not grow with the number of rows."""
         specs, self.notes = unique_judges(self.cfg.judge_specs)
         # Built once, before the dataset is read: a bad spec fails fast.
-        loaded = {s.label: self.cfg.judge_loader(s) for s in specs}
+        loaded = {s.label: self.cfg.engine.load_judge(s) for s in specs}
         ds = load_checked(self.cfg.dataset)
         out = self.cfg.out
         check_out(out)
@@ -270,7 +278,7 @@ class Runner:
                 )
                 self._check_plan(ds)
             self.spec = got.spec
-            judges = [loaded.get(s.label) or self.cfg.judge_loader(s) for s in got.judges]
+            judges = [loaded.get(s.label) or self.cfg.engine.load_judge(s) for s in got.judges]
             if got.history is not None:
                 record = self._record(ds, got.spec, judges)
                 old = read_run_json(out) or {}
@@ -448,13 +456,6 @@ def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:
         limit=cfg.plan.limit,
         parse_retries=cfg.parse_retries,
     )
-
-
-async def release(judge: Judge) -> None:
-    """Free what a judge holds once its calls are done (an engine's workers), if it can."""
-    aclose = getattr(judge, "aclose", None)
-    if aclose is not None:
-        await aclose()
 
 
 def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str, Any]:

@@ -12,7 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-Row = dict[str, Any]
+from paraudit.runfolder.rows import ResultRow
+
+DRAW_FIELDS = ("sample", "key", "status", "pred", "correct", "raw", "reason", "usage")
+"""What the row keeps of every draw under `samples`."""
 
 
 def sample_index(draw: int, retry: int, draws: int) -> int:
@@ -24,28 +27,21 @@ def _canonical(pred: Any) -> str:
     return json.dumps(pred, sort_keys=True)
 
 
-def majority_row(rows: list[Row]) -> Row:
-    """One row for N draws of one instance: the first draw's row with the majority answer as
-    its `pred` (ties go to the answer drawn first), `correct` and `status` from it, and every
-    draw under `samples`. With no parsed draw, the first draw's row stands (unanswered)."""
-    first = rows[0]
-    answered = [r for r in rows if r["status"] == "ok"]
-    draws = [
-        {k: r[k] for k in ("sample", "key", "status", "pred", "correct", "raw", "reason", "usage")}
-        for r in rows
-    ]
+def majority_row(rows: list[ResultRow]) -> ResultRow:
+    """One row for N draws of one instance: the row of the first draw that gave the majority
+    answer (ties go to the answer drawn first), so its `pred`, `correct` and `status` are the
+    majority's, with every draw under `samples` and the majority's count in `majority_votes`.
+    With no parsed draw, the first draw's row stands (unanswered)."""
+    draws = [{k: getattr(r, k) for k in DRAW_FIELDS} for r in rows]
+    answered = [r for r in rows if r.status == "ok"]
     if not answered:
-        return {**first, "samples": draws}
+        return ResultRow(**{**rows[0].model_dump(), "samples": draws})
     counts: dict[str, int] = {}
     for r in answered:
-        counts[_canonical(r["pred"])] = counts.get(_canonical(r["pred"]), 0) + 1
+        counts[_canonical(r.pred)] = counts.get(_canonical(r.pred), 0) + 1
     best = max(counts.values())
-    winner = next(r for r in answered if counts[_canonical(r["pred"])] == best)
-    return {
-        **winner,
-        "samples": draws,
-        "majority_votes": best,
-    }
+    winner = next(r for r in answered if counts[_canonical(r.pred)] == best)
+    return ResultRow(**{**winner.model_dump(), "samples": draws, "majority_votes": best})
 
 
-__all__ = ["majority_row", "sample_index"]
+__all__ = ["DRAW_FIELDS", "majority_row", "sample_index"]
