@@ -10,6 +10,7 @@ import io
 import logging
 import re
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from paraudit.errors import MissingExtraError
 from paraudit.stats.states import GROUP_COLOURS, GROUPS
+from paraudit.stats.summary_model import Difference, Summary
 
 
 def _plt() -> Any:
@@ -53,32 +55,32 @@ def _short(judge: str) -> str:
     return judge
 
 
-def _at_chance(summary: dict[str, Any]) -> set[tuple[str, str]]:
-    return {(v["judge"], v["task"]) for v in summary["verdicts"] if v["kind"] == "at chance"}
+def _at_chance(summary: Summary) -> set[tuple[str, str]]:
+    return {(v.judge, v.task) for v in summary.verdicts if v.kind == "at chance"}
 
 
-def state_bars(summary: dict[str, Any], out: Path) -> str | None:
-    rows = [s for s in summary["states"] if s["cue"] == "all"]
+def state_bars(summary: Summary, out: Path) -> str | None:
+    rows = [s for s in summary.states if s.cue == "all"]
     if not rows:
         return None
     plt = _plt()
     chance = _at_chance(summary)
-    tasks = sorted({s["task"] for s in rows})
+    tasks = sorted({s.task for s in rows})
     fig, axes = plt.subplots(
         # Wide panels: the judge names (with n and "at chance") take half of each.
-        1, len(tasks), figsize=(6.8 * len(tasks), 0.45 * len(summary["judges"]) + 2.4),
+        1, len(tasks), figsize=(6.8 * len(tasks), 0.45 * len(summary.judges) + 2.4),
         squeeze=False,
     )  # fmt: skip
     for ax, task in zip(axes[0], tasks, strict=True):
-        rs = [s for s in rows if s["task"] == task]
+        rs = [s for s in rows if s.task == task]
         names = [
-            f"{_short(s['judge'])} (n={s['items']})"
-            + (" · at chance" if (s["judge"], task) in chance else "")
+            f"{_short(s.judge)} (n={s.items})"
+            + (" · at chance" if (s.judge, task) in chance else "")
             for s in rs
         ]
         left = np.zeros(len(rs))
         for g in GROUPS:
-            vals = np.array([s["groups"][g]["rate"] or 0.0 for s in rs])
+            vals = np.array([(s.groups[g].rate if g in s.groups else None) or 0.0 for s in rs])
             ax.barh(names, vals, left=left, color=GROUP_COLOURS[g], label=g)
             left += vals
         ax.set_xlim(0, 1)
@@ -133,37 +135,33 @@ def _heatmap(
     ax.figure.colorbar(im, ax=ax, fraction=0.046)
 
 
-def heatmaps(summary: dict[str, Any], out: Path) -> str | None:
-    judges = summary["judges"]
+def heatmaps(summary: Summary, out: Path) -> str | None:
+    judges = summary.judges
     if not judges:
         return None
     plt = _plt()
     names = [_short(j) for j in judges]
-    tasks = sorted({a["task"] for a in summary["accuracy"]})
+    tasks = sorted({a.task for a in summary.accuracy})
     shape = (len(judges), len(tasks))
     pot, pot_n, muted = np.full(shape, np.nan), np.zeros(shape), np.zeros(shape, bool)
-    for s in summary["states"]:
-        if s["cue"] == "all" and s["potemkin"]["rate"] is not None:
-            at = (judges.index(s["judge"]), tasks.index(s["task"]))
-            pot[at], pot_n[at], muted[at] = (
-                s["potemkin"]["rate"],
-                s["items"],
-                not s["interpretable"],
-            )
+    for s in summary.states:
+        if s.cue == "all" and s.potemkin.rate is not None:
+            at = (judges.index(s.judge), tasks.index(s.task))
+            pot[at], pot_n[at], muted[at] = s.potemkin.rate, s.items, not s.interpretable
 
-    def grid(records: list[dict[str, Any]], key: Any) -> tuple[list[Any], np.ndarray, np.ndarray]:
+    def grid(
+        records: Sequence[Difference], key: Callable[[Any], tuple[str, ...]]
+    ) -> tuple[list[Any], np.ndarray, np.ndarray]:
         cols = sorted({key(r) for r in records})
         m, n = np.full((len(judges), len(cols)), np.nan), np.zeros((len(judges), len(cols)))
         for r in records:
-            at = (judges.index(r["judge"]), cols.index(key(r)))
-            m[at] = np.nan if r["delta"] is None else r["delta"]
-            n[at] = r["items"]
+            at = (judges.index(r.judge), cols.index(key(r)))
+            m[at] = np.nan if r.delta is None else r.delta
+            n[at] = r.items
         return cols, m, n
 
-    gap_cols, gap, gap_n = grid(summary["protocol_gap"], lambda g: (g["task"], g["cue"]))
-    cue_cols, cue, cue_n = grid(
-        summary["cue_dependence"], lambda c: (c["task"], c["protocol"], c["cue"])
-    )
+    gap_cols, gap, gap_n = grid(summary.protocol_gap, lambda g: (g.task, g.cue))
+    cue_cols, cue, cue_n = grid(summary.cue_dependence, lambda c: (c.task, c.protocol, c.cue))
     fig, axes = plt.subplots(1, 3, figsize=(18, 0.6 * len(judges) + 3.2))
     _heatmap(axes[0], pot, pot_n, names, tasks,
              "conditional Potemkin π110/(π110+π111), all cues pooled\n"
@@ -178,18 +176,18 @@ def heatmaps(summary: dict[str, Any], out: Path) -> str | None:
     return _save(fig, out, "heatmaps")
 
 
-def accuracy_bars(summary: dict[str, Any], out: Path) -> str | None:
-    rows = [a for a in summary["accuracy"] if a["probe"] == "J" and a["cue"] != "all"]
+def accuracy_bars(summary: Summary, out: Path) -> str | None:
+    rows = [a for a in summary.accuracy if a.probe == "J" and a.cue != "all"]
     if not rows:
         return None
     plt = _plt()
-    tasks = sorted({a["task"] for a in rows})
+    tasks = sorted({a.task for a in rows})
     cue_order = {c: i for i, c in enumerate(("none", "soft", "hard", "transition"))}
     conds = sorted(
-        {(a["protocol"], a["cue"]) for a in rows},
+        {(a.protocol, a.cue) for a in rows},
         key=lambda pc: (pc[0] != "pointwise", cue_order.get(pc[1], 9), pc[1]),
     )
-    judges = summary["judges"]
+    judges = summary.judges
     fig, axes = plt.subplots(
         len(tasks),
         1,
@@ -204,20 +202,20 @@ def accuracy_bars(summary: dict[str, Any], out: Path) -> str | None:
             xs, ys, lo, hi = [], [], [], []
             for i, j in enumerate(judges):
                 a = next(
-                    (a for a in rows if a["task"] == task and a["judge"] == j
-                     and a["protocol"] == proto and a["cue"] == cue),
+                    (a for a in rows if a.task == task and a.judge == j
+                     and a.protocol == proto and a.cue == cue),
                     None,
                 )  # fmt: skip
-                if a and a["accuracy"] is not None:
-                    items[j] = max(items.get(j, 0), a["items"])
+                if a and a.accuracy is not None:
+                    items[j] = max(items.get(j, 0), a.items)
                     xs.append(i + (k - (len(conds) - 1) / 2) * width)
-                    ys.append(a["accuracy"])
+                    ys.append(a.accuracy)
                     # Clipped at 0: a 0 % or 100 % cell has a degenerate interval, and
                     # matplotlib refuses negative error bars.
-                    low = a["ci_low"] if a["ci_low"] is not None else a["accuracy"]
-                    high = a["ci_high"] if a["ci_high"] is not None else a["accuracy"]
-                    lo.append(max(0.0, a["accuracy"] - low))
-                    hi.append(max(0.0, high - a["accuracy"]))
+                    low = a.ci_low if a.ci_low is not None else a.accuracy
+                    high = a.ci_high if a.ci_high is not None else a.accuracy
+                    lo.append(max(0.0, a.accuracy - low))
+                    hi.append(max(0.0, high - a.accuracy))
             ax.bar(
                 xs,
                 ys,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
 
 from paraudit.report import tables as T
 from paraudit.stats.states import STATE_MEANING
+from paraudit.stats.summary_model import Summary
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;
@@ -45,23 +45,24 @@ NATIVE_BADGE = {
 }
 
 
-def _verdict_rows(summary: dict[str, Any]) -> str:
+def _verdict_rows(summary: Summary) -> str:
     out = []
-    for v in summary["verdicts"]:
-        label, colour = NATIVE_BADGE.get(v["native"]["outcome"], (v["native"]["outcome"], "#999"))
-        small = " <span class='muted'>(small sample)</span>" if v["small_sample"] else ""
+    for v in summary.verdicts:
+        outcome = v.native.outcome
+        label, colour = NATIVE_BADGE.get(outcome, (outcome, "#999"))
+        small = " <span class='muted'>(small sample)</span>" if v.small_sample else ""
         out.append(
-            f"<tr><td>{escape(v['judge'])}</td><td>{escape(v['task'])}</td>"
-            f"<td>{v['items']}{small}</td><td><span class='badge' "
+            f"<tr><td>{escape(v.judge)}</td><td>{escape(v.task)}</td>"
+            f"<td>{v.items}{small}</td><td><span class='badge' "
             f"style='background:{colour}'>{escape(label)}</span></td>"
-            f"<td><b>{escape(v['diagnosis'])}</b></td></tr>"
-            f"<tr class='why'><td colspan='5'>{escape(v['headline'])}<details><summary>every "
-            f"step of the cascade</summary>{escape(v['text'])}</details></td></tr>"
+            f"<td><b>{escape(v.diagnosis)}</b></td></tr>"
+            f"<tr class='why'><td colspan='5'>{escape(v.headline)}<details><summary>every "
+            f"step of the cascade</summary>{escape(v.text)}</details></td></tr>"
         )
     return "".join(out)
 
 
-def render(summary: dict[str, Any], figures: dict[str, str], runs: list[str]) -> str:
+def render(summary: Summary, figures: dict[str, str], runs: list[str]) -> str:
     how = "".join(f"<li><b>{s}</b> — {escape(m)}</li>" for s, m in STATE_MEANING.items())
     figs = "".join(f'<div class="fig" id="fig-{k}">{v}</div>' for k, v in figures.items() if v)
     sections = "".join(
@@ -69,7 +70,7 @@ def render(summary: dict[str, Any], figures: dict[str, str], runs: list[str]) ->
         for name, fn in T.TABLES.items()
         if name != "verdicts"
     )
-    b = summary["bootstrap"]
+    b, n = summary.bootstrap, summary.intervals
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -82,10 +83,10 @@ results (results.jsonl); see summary.json for all numbers.</p>
 <table class="verdict"><thead><tr><th>judge</th><th>task</th><th>items</th>
 <th>native use</th><th>diagnosis</th></tr></thead>
 <tbody>{_verdict_rows(summary)}</tbody></table>
-<p class="muted">This report shows {summary["intervals"]} item-level 95 % intervals
-({b["replicates"]} bootstrap replicates of whole items, seed {b["seed"]}). About 1 in 20
-intervals misses its true value by chance alone, so among {summary["intervals"]} expect about
-{round(summary["intervals"] / 20)} to; read single striking intervals with that in mind.</p>
+<p class="muted">This report shows {n} item-level 95 % intervals
+({b.replicates} bootstrap replicates of whole items, seed {b.seed}). About 1 in 20
+intervals misses its true value by chance alone, so among {n} expect about
+{round(n / 20)} to; read single striking intervals with that in mind.</p>
 <h2>How to read this</h2>
 <p>Each pointwise question is asked three ways: <b>P</b> (perception: which emotion did the user
 sound like?), <b>O</b> (oracle: told the emotion in text, which response fits?) and <b>J</b>
