@@ -56,8 +56,8 @@ def write_report(
     for name, fn in T.TABLES.items():
         table = fn(summary)
         T.write_csv(out / "tables" / f"{name}.csv", table)
-        md += [f"\n## {name.replace('_', ' ')}\n", T.markdown(table)]
-        tex.append(T.latex(table, name.replace("_", " ")))
+        md += [f"\n## {T.TITLES[name]}\n", T.markdown(table)]
+        tex.append(T.latex(table, T.TITLES[name]))
     for key in SECTIONS:
         T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
     (out / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")

@@ -20,6 +20,8 @@ from paraudit.errors import MissingExtraError
 from paraudit.stats.states import GROUP_COLOURS, GROUPS
 from paraudit.stats.summary_model import Difference, Summary
 
+MIN_FONT = 10
+
 
 def _plt() -> Any:
     # Matplotlib's notices (an unwritable config/cache folder, missing fonts, layout and NaN
@@ -33,7 +35,9 @@ def _plt() -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"svg.fonttype": "none", "font.size": 9})
+    # 10 units is the smallest text any figure has: report.html never draws a figure below one
+    # SVG unit per pixel, so no text is under 10 px on any screen (a browser test reads it).
+    plt.rcParams.update({"svg.fonttype": "none", "font.size": MIN_FONT})
     return plt
 
 
@@ -85,8 +89,8 @@ def state_bars(summary: Summary, out: Path) -> str | None:
             left += vals
         ax.set_xlim(0, 1)
         # Two lines: on one, the titles of neighbouring panels ran into each other.
-        ax.set_title(f"{task}\npointwise, all cues, order-consistent", fontsize=10)
-        ax.set_xlabel("share of (item, branch, cue) units · n = items")
+        ax.set_title(f"{task}\nPointwise, all cues, order-consistent", fontsize=10)
+        ax.set_xlabel("Share of (item, branch, cue) units · n = items")
     axes[0][-1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
     fig.tight_layout()
     return _save(fig, out, "states")
@@ -129,8 +133,8 @@ def _heatmap(
             if not np.isnan(v):
                 text += f"\nn={int(items[i, j])}"
             grey = muted is not None and bool(muted[i, j])
-            ax.text(j, i, text + (" (n.s.)" if grey else ""), ha="center", va="center",
-                    fontsize=10, color="#666666" if grey else "black")  # fmt: skip
+            ax.text(j, i, text + ("\nn.s." if grey else ""), ha="center", va="center",
+                    fontsize=MIN_FONT, color="#666666" if grey else "black")  # fmt: skip
     ax.set_title(title)
     ax.figure.colorbar(im, ax=ax, fraction=0.046)
 
@@ -162,16 +166,23 @@ def heatmaps(summary: Summary, out: Path) -> str | None:
 
     gap_cols, gap, gap_n = grid(summary.protocol_gap, lambda g: (g.task, g.cue))
     cue_cols, cue, cue_n = grid(summary.cue_dependence, lambda c: (c.task, c.protocol, c.cue))
-    fig, axes = plt.subplots(1, 3, figsize=(18, 0.6 * len(judges) + 3.2))
+    # One panel per row, each as wide as its columns need: side by side, three panels of up
+    # to a dozen columns each only fitted a page by shrinking the cell numbers to ~6 px.
+    widest = max(len(tasks), len(gap_cols), len(cue_cols), 1)
+    panel = 0.75 * len(judges) + 2.8
+    fig, axes = plt.subplots(
+        3, 1, figsize=(min(15.0, 3.8 + 0.95 * widest), 3 * panel),
+        gridspec_kw={"height_ratios": [1, 1, 1]},
+    )  # fmt: skip
     _heatmap(axes[0], pot, pot_n, names, tasks,
-             "conditional Potemkin π110/(π110+π111), all cues pooled\n"
+             "Conditional Potemkin π110/(π110+π111), all cues pooled\n"
              "(hatched grey: P, O or J not above chance — not evidence)",
              0, 1, "Reds", muted)  # fmt: skip
     _heatmap(axes[1], gap, gap_n, names, [f"{t} · {c}" for t, c in gap_cols],
-             "protocol gap: pairwise − pointwise", -1, 1, "RdBu_r")  # fmt: skip
+             "Protocol gap: Pairwise − Pointwise J", -1, 1, "RdBu_r")  # fmt: skip
     _heatmap(axes[2], cue, cue_n, names, [f"{t} · {p} · {c}" for t, p, c in cue_cols],
-             "cue dependence: cue − no cue", -1, 1, "RdBu_r")  # fmt: skip
-    fig.text(0.01, 0.01, "n = items per cell", fontsize=7)
+             "Cue dependence: J under a cue − no cue", -1, 1, "RdBu_r")  # fmt: skip
+    fig.text(0.01, 0.005, "n = items per cell", fontsize=MIN_FONT)
     fig.tight_layout()
     return _save(fig, out, "heatmaps")
 
@@ -191,7 +202,7 @@ def accuracy_bars(summary: Summary, out: Path) -> str | None:
     fig, axes = plt.subplots(
         len(tasks),
         1,
-        figsize=(max(6, 1.3 * len(judges) * len(conds) / 3), 3.0 * len(tasks)),
+        figsize=(min(15.0, max(6, 1.3 * len(judges) * len(conds) / 3)), 3.6 * len(tasks)),
         squeeze=False,
     )
     width = 0.8 / max(1, len(conds))
@@ -223,7 +234,7 @@ def accuracy_bars(summary: Summary, out: Path) -> str | None:
                 yerr=[lo, hi],
                 capsize=2,
                 color=colours[k % 10],
-                label=f"{proto} · {cue}",
+                label=f"{proto.capitalize()} · {cue}",
                 hatch="//" if proto == "pairwise" else None,
             )
         ax.axhline(0.5, color="black", lw=0.8, ls="--")
@@ -232,7 +243,8 @@ def accuracy_bars(summary: Summary, out: Path) -> str | None:
         )
         ax.set_ylim(0, 1)
         ax.set_ylabel("J accuracy")
-        ax.set_title(f"{task}: native judgment, 95 % item-bootstrap intervals (dashed: chance)")
-    axes[0][0].legend(ncol=4, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.12), frameon=False)
+        ax.set_title(f"{task}: native judgment J, 95 % item-bootstrap intervals (dashed: chance)")
+    axes[0][0].legend(ncol=4, fontsize=MIN_FONT, loc="lower left", bbox_to_anchor=(0, 1.12),
+                      frameon=False)  # fmt: skip
     fig.tight_layout()
     return _save(fig, out, "accuracy")

@@ -158,7 +158,7 @@ def states(summary: Summary) -> Table:
 
 
 def gaps(summary: Summary) -> Table:
-    cols = ["judge", "task", "cue", "items", "Δ pairwise − pointwise (item CI)"]
+    cols = ["judge", "task", "cue", "items", "Δ Pairwise − Pointwise (item CI)"]
     rows = [
         [g.judge, g.task, g.cue, g.items, est(g.estimate, signed=True)]
         for g in summary.protocol_gap
@@ -185,6 +185,8 @@ def staging(summary: Summary) -> Table:
 
 
 def position(summary: Summary) -> Table:
+    """First-option shares, flagged cells first: they are what a reader looks for among
+    hundreds of unremarkable ones."""
     cols = ["judge", "task", "probe", "protocol", "cue", "items",
             "first-option share (not an accuracy; item CI)", "flag"]  # fmt: skip
     rows = [
@@ -268,6 +270,25 @@ TABLES = {
     "perception_by_turn_position": perception_positions,
     "order_dependence": order_dependence,
 }
+"""Table name (its CSV file's name) → its rows."""
+
+TITLES = {
+    "verdicts": "Verdicts: every step of the cascade",
+    "headline_j_accuracy": "J accuracy (native judgment) by protocol and cue",
+    "probe_accuracy": "P, O, J, S accuracy (all cues pooled)",
+    "states": "States (P, O, J) and conditional Potemkin",
+    "protocol_gap": "Protocol gap: Pairwise − Pointwise J",
+    "cue_dependence": "Cue dependence: J under a cue − no cue",
+    "staging_minus_oracle": "Staging − oracle (S − O)",
+    "position_bias": "Position bias: first-option shares",
+    "behaviour": "Audio sensitivity, pair accuracy and order consistency of J",
+    "transcript_control": "Transcript control T (words only)",
+    "perception_per_turn": "P per human turn (positional)",
+    "perception_by_turn_position": "P by human-turn position (first, middle, last)",
+    "order_dependence": "Order dependence: Pointwise J by response order",
+}
+"""Sentence-case headings with the paper's names (Pointwise, Pairwise, J, P, O), for the HTML,
+Markdown and LaTeX outputs alike."""
 
 
 def _tex(s: Any) -> str:
