@@ -38,12 +38,17 @@ tr.why td{border-top:none;color:#333;padding-bottom:.6rem;overflow-wrap:anywhere
 section.part>details>summary{cursor:pointer;padding:.35rem 0;border-bottom:1px solid #ddd}
 section.part>details>summary h2{display:inline;border:none;margin:0;padding:0}
 nav ol{columns:2 18rem;margin:.3rem 0;padding-left:1.4rem}
+/* A phone: each verdict a card (judge, task, items and badge on one line, the why under it)
+   instead of a five-column table wider than the screen; the header's labels are gone, so the
+   item count says what it is. */
 @media (max-width:640px){
  body{padding:0 .6rem}h2{font-size:1.1rem}
  table.verdict,table.verdict tbody,table.verdict tr,table.verdict td{display:block;border:none}
  table.verdict thead{display:none}
  table.verdict tr:not(.why){border-top:1px solid #ccc;padding-top:.4rem}
  table.verdict td{padding:.1rem 0}
+ table.verdict tr:not(.why) td{display:inline-block;margin-right:.6rem}
+ table.verdict tr:not(.why) td:nth-child(3)::after{content:" items"}
 }
 """
 
