@@ -189,19 +189,12 @@ def position(summary: Summary) -> Table:
     hundreds of unremarkable ones."""
     cols = ["judge", "task", "probe", "protocol", "cue", "items",
             "first-option share (not an accuracy; item CI)", "flag"]  # fmt: skip
+    ranked = sorted(summary.position_bias, key=lambda p: p.direction is None)  # stable
     rows = [
-        [
-            p.judge,
-            p.task,
-            p.probe,
-            p.protocol,
-            p.cue,
-            p.items,
-            est(p),
-            f"biased to the {p.direction} option" if p.direction else "",
-        ]  # fmt: skip
-        for p in summary.position_bias
-    ]
+        [p.judge, p.task, p.probe, p.protocol, p.cue, p.items, est(p),
+         f"biased to the {p.direction} option" if p.direction else ""]
+        for p in ranked
+    ]  # fmt: skip
     return cols, rows
 
 
