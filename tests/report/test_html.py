@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from paraudit.report.tables import TABLES, TITLES
+from paraudit.report.tables import TABLES, TITLES, Muted, j_matrix
 from paraudit.stats.summary_model import Summary
 
 _PART = re.compile(
@@ -40,7 +40,8 @@ def test_every_table_is_a_collapsed_section_with_its_row_count(small_report: Pat
         title, note, body = parts[f"t-{name}"]
         rows = len(fn(summary)[1])
         assert title == TITLES[name]
-        assert note.startswith(f"{rows} row") and body.count("<tr>") == rows + 1  # + header
+        last = body[body.rindex("<table") :]  # the full table (J accuracy: after its matrix)
+        assert note.startswith(f"{rows} row") and last.count("<tr>") == rows + 1  # + header
     links = re.findall(r'<nav id="contents">.*?</nav>', html, re.S)[0]
     assert set(re.findall(r'href="#([^"]+)"', links)) == {*parts, "verdicts", "states-figure"}
 
@@ -59,3 +60,22 @@ def test_position_bias_lists_flagged_cells_first(small_report: Path) -> None:
     assert flags == sorted(flags, key=lambda f: not f)
     _, note, _ = _parts((small_report / "report.html").read_text())["t-position_bias"]
     assert f"{sum(map(bool, flags))} flagged" in note
+
+
+def test_j_accuracy_matrix_has_one_row_per_judge_and_task(small_report: Path) -> None:
+    summary = Summary.read(small_report / "summary.json")
+    cols, rows = j_matrix(summary)
+    assert len(rows) == len(summary.verdicts)  # one per judge × task
+    cells = {(a.judge, a.task, a.protocol.capitalize(), a.cue): a for a in summary.accuracy
+             if a.probe == "J" and a.cue != "all"}  # fmt: skip
+    for row in rows:
+        for col, shown in zip(cols[3:], row[3:], strict=True):
+            protocol, cue = col.split(" · ")
+            a = cells.get((row[0], row[1], protocol, cue))
+            if a is None:  # a cue this task's items do not have (transition: positional only)
+                assert shown == "–" and isinstance(shown, Muted)
+                continue
+            assert a.accuracy is not None and shown == f"{a.accuracy:.0%}"
+            assert isinstance(shown, Muted) == (not a.above_chance)
+    _, _, body = _parts((small_report / "report.html").read_text())["t-headline_j_accuracy"]
+    assert body.index('class="matrix"') < body.index("<details>")

@@ -145,7 +145,15 @@ def render(summary: Summary, figures: dict[str, str], runs: list[str]) -> str:
         if name == "verdicts":
             continue
         table = fn(summary)
-        parts.append((f"t-{name}", T.TITLES[name], _rows_note(name, table), _table(table)))
+        body = _table(table)
+        if name == "headline_j_accuracy":
+            # The matrix first; the 72-odd rows behind it for whoever needs the intervals.
+            body = (
+                f'{_table(T.j_matrix(summary), "matrix")}<p class="muted">Grey: not above '
+                f"chance. Intervals, Wilson and failed answers per cell:</p><details><summary>"
+                f"every cell ({len(table[1])} rows)</summary>{body}</details>"
+            )
+        parts.append((f"t-{name}", T.TITLES[name], _rows_note(name, table), body))
     toc = "".join(
         f'<li><a href="#{a}">{escape(t)}</a></li>'
         for a, t in [("verdicts", "Verdicts"), ("states-figure", "State distribution")]

@@ -109,6 +109,30 @@ def headline(summary: Summary) -> Table:
     return cols, rows
 
 
+def j_matrix(summary: Summary) -> Table:
+    """J accuracy as a judge × cell matrix (one row per judge and task, one column per protocol
+    and cue): the headline table's 72-odd rows at a glance. A cell not above chance is greyed,
+    as everywhere in the report."""
+    order = {c: i for i, c in enumerate(("none", "soft", "hard", "transition"))}
+    cells = [a for a in summary.accuracy if a.probe == "J" and a.cue != "all"]
+    conds = sorted({(a.protocol, a.cue) for a in cells},
+                   key=lambda pc: (pc[0] != "pointwise", order.get(pc[1], 9), pc[1]))  # fmt: skip
+    by = {(a.judge, a.task, a.protocol, a.cue): a for a in cells}
+    cols = ["judge", "task", "items", *(f"{p.capitalize()} · {c}" for p, c in conds)]
+    items: dict[tuple[str, str], int] = {}
+    for a in cells:
+        items[(a.judge, a.task)] = max(items.get((a.judge, a.task), 0), a.items)
+    rows: list[list[Any]] = []
+    for (judge, task), n in sorted(items.items()):
+        row: list[Any] = [judge, task, n]
+        for p, c in conds:
+            cell = by.get((judge, task, p, c))
+            text = "–" if cell is None or cell.accuracy is None else f"{cell.accuracy:.0%}"
+            row.append(text if cell is not None and cell.above_chance else Muted(text))
+        rows.append(row)
+    return cols, rows
+
+
 def probes(summary: Summary) -> Table:
     cols = ["judge", "task", "probe", "protocol", "items", "answers", "accuracy (item CI)",
             "order-consistent (item CI)", "chance", "unparsed", "refused", "errors"]  # fmt: skip
