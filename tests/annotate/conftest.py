@@ -66,7 +66,7 @@ def make_many(root: Path, tmp: Path, n: int, *, seconds: float = 0.05) -> list[A
 @pytest.fixture
 def many_dataset(tmp_path: Path) -> Path:
     root = tmp_path / "many"
-    make_many(root, tmp_path / "tones", 60)
+    make_many(root, tmp_path / "tones", 60, seconds=0.4)  # served by the CLI: must validate
     return root
 
 

@@ -141,3 +141,29 @@ def test_dry_run_counts_calls_characters_audio_and_cost(
         "--dry-run",
     )
     assert code == 0 and "no API charge" in out and "$0.00" in out
+
+
+@pytest.mark.parametrize(
+    ("option", "spec", "words"),
+    [
+        ("--llm", "openai:m?temperature=0@http://127.0.0.1:{port}/v1", "write it as 'openai:m@"),
+        ("--llm", "openai:m?api_key=sk-SECRET123", "key_env"),
+        ("--llm", "openai:m?temperature=1e400", "must be a finite number"),
+        ("--tts", "openai:gpt-4o-mini-tts?voices=a,b@http://127.0.0.1:{port}/v1", "write it as"),
+        ("--tts", "openai:gpt-4o-mini-tts@notaurl", "is not an http(s) URL"),
+    ],
+)
+def test_generator_and_tts_specs_share_the_grammar(
+    tmp_path: Path, src: tuple[Path, Path], option: str, spec: str, words: str
+) -> None:
+    """A malformed --llm or --tts is a usage mistake: exit 2, one line, nothing written (also
+    under --dry-run), and a secret is never echoed."""
+    given = spec.format(port=free_port())
+    llm = given if option == "--llm" else "openai:m"
+    args = ["build", "positional", "--source", str(src[1]), "--llm", llm]
+    args += ["--tts", given] if option == "--tts" else []
+    code, out = cli(*args, "--out", str(tmp_path / "ds"), "--n", "2", "--dry-run")
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert code == 2 and len(lines) == 1 and words in lines[0], out
+    assert "sk-SECRET123" not in out
+    assert not (tmp_path / "ds").exists()

@@ -40,6 +40,10 @@ def test_force_replaces_only_an_earlier_output_of_the_same_kind(tmp_path: Path) 
     with pytest.raises(ParauditError, match="no dataset.json"):
         prepare_output(tmp_path / "d", force=True, what="--out", marker="dataset.json")
     (tmp_path / "d" / "dataset.json").write_text("{}")
+    # An earlier dataset, but with notes of the user's inside: they would be lost.
+    with pytest.raises(ParauditError, match=r"did not write there \(notes.txt\)"):
+        prepare_output(tmp_path / "d", force=True, what="--out", marker="dataset.json")
+    (tmp_path / "d" / "notes.txt").unlink()
     prepare_output(tmp_path / "d", force=True, what="--out", marker="dataset.json")
 
 

@@ -24,8 +24,18 @@ branch, which owns those commands):
   judges     an unexpected argument
   run        clip symlinked outside the dataset (refused before any judge call) · --dry-run
              on an undecodable clip
+  run specs  (SPEC_CASES: exit 2, one line, no connection to the judge's server) the URL after
+             the options · a key in the spec · an option with no name · a number that is not
+             finite · --rpm inf · a base URL that is not a URL (also with --dry-run) or not
+             http(s) · a near miss of a hosted option's name
 Positive controls (exit 0) sit beside them: --force over an earlier output, mixed formats
 allowed, compare of runs on different datasets (a warning), report without matplotlib noise.
+
+Friends, same rows and invariants (issue 19): test_faults_outputs.py (nothing replaced that
+paraudit did not write), test_faults_replies.py (provider reply shapes, waits),
+test_faults_audio.py (a clip is what its name says), test_faults_messages.py (messages and
+numbers), test_interrupt.py (Ctrl-C during a hung call), tests/engines/test_ray_faults.py
+(a lost Ray node).
 """
 
 from __future__ import annotations
@@ -47,6 +57,7 @@ from typer.testing import CliRunner
 from paraudit.cli.main import app
 from paraudit.items.dataset import load_dataset
 from tests.conftest import make_dataset
+from tests.judges.loopback import Silent
 
 cli = CliRunner()
 
@@ -439,13 +450,103 @@ def test_fault(case: Case, tmp_path: Path) -> None:
     _check(code, out, case, args[0], after == before)
 
 
+# -- malformed judge specs: a usage mistake, refused before anything is sent or written -------
+
+
+class Listener(Silent):
+    """A loopback port that accepts connections and never answers, to prove that a refused
+    spec sent nothing: after the command, no connection may be waiting."""
+
+    def connections(self) -> int:
+        self.sock.setblocking(False)
+        n = 0
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except BlockingIOError:
+                return n
+            conn.close()
+            n += 1
+
+
+@dataclass(frozen=True)
+class SpecCase:
+    id: str
+    judge: str
+    """The --judge value; {url} is the listener's base URL."""
+    expect: str
+    extra: tuple[str, ...] = ()
+    absent: str | None = None
+    """Text that must not appear in the output (a secret)."""
+
+
+SPEC_CASES = [
+    SpecCase(
+        "url-after-options",
+        "openai:test-model?temprature=0@{url}/v1",
+        "write it as 'openai:test-model@{url}/v1?temprature=0'",
+    ),
+    SpecCase(
+        "key-in-spec",
+        "openai:test-model@{url}/v1?api_key=sk-SECRET123",
+        "key_env",
+        absent="sk-SECRET123",
+    ),
+    SpecCase("option-without-name", "openai:test-model@{url}/v1?=1", "'=1' is not name=value"),
+    SpecCase(
+        "infinite-number",
+        "openai:test-model@{url}/v1?temperature=1e400",
+        "temperature='1e400' must be a finite number",
+    ),
+    SpecCase(
+        "rpm-inf",
+        "openai:test-model@{url}/v1",
+        "--rpm must be a finite number",
+        ("--rpm", "inf"),
+    ),
+    SpecCase("not-a-url", "openai:test-model@notaurl", "is not an http(s) URL"),
+    SpecCase(
+        "not-a-url-dry-run", "openai:test-model@notaurl", "is not an http(s) URL", ("--dry-run",)
+    ),
+    SpecCase("not-http", "openai:test-model@ftp://127.0.0.1/v1", "is not an http(s) URL"),
+    SpecCase(
+        "hosted-near-miss",
+        "openai:test-model@{url}/v1?temprature=0",
+        "did you mean 'temperature'?",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", SPEC_CASES, ids=[c.id for c in SPEC_CASES])
+def test_spec_fault(case: SpecCase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A key is set, so a spec that slipped through would really try to send (to the hosted
+    # default, or to the listener) instead of stopping for the missing key.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
+    ds = _ds(tmp_path)
+    with Listener() as srv:
+        judge = case.judge.format(url=srv.url)
+        args = ["run", str(ds), "--judge", judge, "--out", str(tmp_path / "run")]
+        args += ["--timeout", "3", "--probes", "J", *case.extra]
+        before = _snapshot(tmp_path)
+        code, out = _invoke(*args)
+        sent = srv.connections()
+    assert "Traceback" not in out, out
+    assert code == 2, out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:"), out
+    assert case.expect.format(url=srv.url) in lines[0], out
+    assert case.absent is None or case.absent not in out, out
+    assert sent == 0, "a refused spec made a connection"
+    assert _snapshot(tmp_path) == before, "a refused spec changed the file system"
+
+
 # -- positive controls: the same commands succeed when told to, or only warn -----------------
 
 
 def test_export_force_replaces_an_earlier_export(tmp_path: Path) -> None:
     hf = _export(tmp_path)
-    stale = hf / "stale.txt"
-    stale.write_text("from an older export\n")
+    stale = hf / "data-00001-of-00002.arrow"  # a shard only an older, larger export had
+    stale.write_bytes(b"from an older export")
     code, out = _invoke("export-hf", str(_ds(tmp_path)), str(hf), "--force")
     assert code == 0, out
     assert not stale.exists() and (hf / "state.json").is_file()

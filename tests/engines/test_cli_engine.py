@@ -3,6 +3,7 @@ and a run."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -109,3 +110,31 @@ def test_a_pool_no_node_can_hold_is_refused_before_any_call(
     assert code == 1
     assert "no Ray node has 1 CPU(s) and 1 GPU(s) free for one worker" in out
     assert not (tmp_path / "r" / "results.jsonl").exists()
+
+
+def test_a_ray_run_parses_each_spec_once_and_workers_take_the_object(
+    ray_cluster: Any, tiny_dataset: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
+    import paraudit.judges.spec as judge_spec
+    from paraudit.engines.ray_data import BulkCaller
+    from paraudit.engines.ray_worker import JudgeWorker
+    from paraudit.runner.asking import BulkSettings
+    from paraudit.runner.calls import RetryPolicy
+    from tests.cli.test_run_spec_once import count_parses
+
+    s = judge_spec.parse_judge_spec("builtin:first")  # before counting starts
+    seen = count_parses(monkeypatch)
+    out = tmp_path / "r"
+    args = ["run", str(tiny_dataset), "--judge", "builtin:first", "--out", str(out)]
+    # The actor pool (a second Ray Data pass through the CLI in one process trips over Ray's
+    # logging, which keeps the first CliRunner's closed stream); BulkCaller is checked below.
+    code, text = _cli(*args, "--probes", "J", "--cues", "none", "--engine", "ray", "--no-ray-data")
+    assert code == 0, text
+    assert seen == ["builtin:first"]  # the CLI's; the Ray proxy re-parses nothing
+    # The workers (in other processes) are handed the JudgeSpec object: built here from one,
+    # they parse nothing either.
+    seen.clear()
+    assert asyncio.run(JudgeWorker(s, tiny_dataset).ready()) > 0
+    caller = BulkCaller(s, None, BulkSettings(1, RetryPolicy(), 0))
+    caller.loop.close()
+    assert seen == []

@@ -23,6 +23,8 @@ class Scripted:
     """JSON-able body, or raw bytes for a malformed reply; None = the default valid reply."""
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    content_type: str = "application/json"
+    """What the reply claims to be (an HTML error page from a proxy says text/html)."""
 
 
 def first_option_reply(prompt_text: str) -> str:
@@ -70,7 +72,7 @@ class Loopback:
                 body = s.body if s.body is not None else default
                 data = body if isinstance(body, bytes) else json.dumps(body).encode()
                 self.send_response(s.status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", s.content_type)
                 for k, v in s.headers.items():
                     self.send_header(k, v)
                 self.send_header("Content-Length", str(len(data)))

@@ -60,4 +60,6 @@ def test_compare_cli(small_run: Path, tmp_path: Path) -> None:
         env={"COLUMNS": "200"},
     )
     assert r.exit_code == 0, r.output
-    assert "McNemar" in r.output and "Spearman 1.000" in r.output
+    # The small run holds 4 items: the state comparison is refused in one line per judge pair.
+    assert "McNemar" in r.output and "Spearman" not in r.output
+    assert "not compared: only 4 items hold (P, O, J) states in both runs" in r.output

@@ -74,3 +74,31 @@ def test_explicit_pairs_replace_name_matching_and_labels_may_hold_equals() -> No
         resolve_pair("m?t=0=m?t=0", a, b)
     with pytest.raises(ParauditError, match=r"run A has no judge 'z' \(its judges: m\?t=0, x\)"):
         resolve_pair("z=y", a, b)
+
+
+def _state_rows(judge: str, states: list[str], start: int = 0) -> list[dict]:  # type: ignore[type-arg]
+    """One item per state: P, O, J pointwise in both orders of branch 0."""
+    return [
+        row(judge=judge, item=f"i{start + i}", probe=probe, order=o, correct=s[k] == "1")
+        for i, s in enumerate(states) for k, probe in enumerate("POJ") for o in ("ab", "ba")
+    ]  # fmt: skip
+
+
+def test_states_are_compared_on_shared_items_only() -> None:
+    """Identical answers on the 10 shared items, and 10 more items in A alone: no shift."""
+    shared = ["111", "110", "010", "100", "000", "111", "011", "110", "111", "000"]
+    a = _state_rows("j", shared) + _state_rows("j", ["111"] * 10, start=10)
+    b = _state_rows("j", shared)
+    r = compare_runs(a, b, replicates=200)
+    shift = r["state_shift"]["j → j"]
+    assert shift["shared_items"] == 10 and set(shift["shift"].values()) == {0.0}
+    c = r["state_correlation"]
+    assert c["shared_items"] == 10 and c["spearman"] == pytest.approx(1.0)
+
+
+def test_below_ten_shared_items_the_state_comparison_is_refused() -> None:
+    a, b = _state_rows("j", ["111"] * 9), _state_rows("j", ["000"] * 9)
+    r = compare_runs(a, b, replicates=200)
+    shift = r["state_shift"]["j → j"]
+    assert shift["shift"] == {} and "only 9 items" in shift["refused"]
+    assert r["state_correlation"]["spearman"] is None

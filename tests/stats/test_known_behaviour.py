@@ -396,13 +396,31 @@ def test_at_chance_judges_are_greyed_not_interpreted(known_summary: dict[str, An
 
 
 def test_a_cue_the_judge_ignores_does_not_change_its_verdict(
-    known_run: tuple[Path, list[dict[str, Any]]], known_summary: dict[str, Any]
+    known_run: tuple[Path, list[dict[str, Any]]],
+    known_summary: dict[str, Any],
+    tmp_path: Path,
 ) -> None:
-    """The rows of cue none are what a run with `--cues none` writes (same prompts, same
-    answers): the verdicts from them equal the verdicts of the run that also asked the hard
-    cue, for every judge whose behaviour ignores the cue."""
-    only_none = summarize([r for r in known_run[1] if r["cue"] == "none"], replicates=2000)
-    before = {(v["judge"], v["task"]): v for v in only_none["verdicts"]}
+    """A real run with cue none alone (as `--cues none` asks) gives every judge whose
+    behaviour ignores the cue the diagnosis and headline of the run that also asked the hard
+    cue; the known run's rows of cue none are those very answers."""
+    behaviours = [b for b in BEHAVIOURS if b != "cued"]
+    mp = pytest.MonkeyPatch()
+    mp.setattr(registry, "_third_party", lambda: {"known": _EP()})
+    plan = PlanSpec(probes=PLAN.probes, protocols=PLAN.protocols, cues=("none",))
+    try:
+        cfg = RunConfig(KnownJudge.dataset, [f"known:{b}" for b in behaviours],
+                        tmp_path / "run", plan, concurrency=32)  # fmt: skip
+        rows = asyncio.run(Runner(cfg).run())
+    finally:
+        mp.undo()
+    assert {r["cue"] for r in rows} == {"none"}
+    key = ("judge", "item_id", "probe", "protocol", "order", "context_order", "branch")
+    none_rows = {
+        tuple(r.get(k) for k in key): r["pred"] for r in known_run[1] if r["cue"] == "none"
+    }
+    assert all(none_rows[tuple(r.get(k) for k in key)] == r["pred"] for r in rows)
+    alone = summarize(rows, replicates=2000)
+    before = {(v["judge"], v["task"]): v for v in alone["verdicts"]}
     for v in known_summary["verdicts"]:
         if v["judge"].endswith(":cued"):
             continue

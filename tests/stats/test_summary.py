@@ -94,6 +94,11 @@ def test_positional_perception_per_turn_and_whole_trajectory() -> None:
         pytest.approx(1 / 3),
         pytest.approx(2 / 3),
     ]
+    assert [pos[("none", f"human turn {k}")]["rate"] for k in (1, 2, 3)] == [
+        pytest.approx(2 / 3),
+        pytest.approx(1 / 3),
+        pytest.approx(2 / 3),
+    ]
     # Only branch 0 ran here: a deaf guesser's per-turn chance is taken as ½ (unknown).
     assert pos[("none", "first")]["chance"] == pytest.approx(0.5)
 

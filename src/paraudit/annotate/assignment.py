@@ -77,8 +77,11 @@ def parse_annotators(spec: str) -> tuple[str, ...]:
         if not 1 <= n <= 500:
             raise ParauditError(f"--annotators {spec}: give 1 to 500 annotators")
         return tuple(f"a{i + 1}" for i in range(n))
+    if spec.lstrip("+-").isdigit():  # '-3', '+2': a count gone wrong, not a name
+        raise ParauditError(f"--annotators {spec}: give 1 to 500 annotators")
     names = tuple(s.strip() for s in spec.split(",") if s.strip())
     bad = [n for n in names if not n.replace("-", "").replace("_", "").replace(".", "").isalnum()]
+    bad += [n for n in names if n[0] in "-_."]  # '-3' reads as an option, not a person
     if not names or bad:
         raise ParauditError(
             f"--annotators {spec!r}: give a count or comma-separated names "

@@ -19,6 +19,7 @@ from paraudit.annotate.assignment import stimulus
 from paraudit.annotate.store import AnnotationStore
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import Dataset
+from paraudit.runfolder.spec import dataset_fingerprint
 from paraudit.stats.agreement import ItemScore, Judgment, item_accuracy
 
 EXPORT_FIELDS = (
@@ -175,6 +176,8 @@ def write_run(store_path: Path, out: Path, *, label: str = "human", split: bool 
         "store": str(store_path.resolve()),
         "dataset": str(ds.root.resolve()),
         "dataset_name": ds.manifest.name,
+        # What judge runs record too: compare and report then see the same dataset, not two.
+        "dataset_fingerprint": dataset_fingerprint(ds.root),
         "judges": sorted({r["judge"] for r in results}),
         "judge_details": [{"label": label, "kind": "human", "annotators": names}],
         "plan": {"probes": ["J"], "protocols": ["pointwise"], "cues": ["none"]},

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import socket
 import threading
@@ -63,9 +64,17 @@ def check_address(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as e:
-            raise ParauditError(
-                f"cannot listen on {host}:{port} ({e.strerror}); pass another --port"
-            ) from None
+            # Only a busy or privileged port is fixed by another --port; an unknown name or an
+            # address this machine does not have is the --host's fault.
+            port_fault = e.errno in (errno.EADDRINUSE, errno.EACCES) and not isinstance(
+                e, socket.gaierror
+            )
+            fix = (
+                "pass another --port"
+                if port_fault
+                else "pass an address of this machine as --host (127.0.0.1, or 0.0.0.0 for all)"
+            )
+            raise ParauditError(f"cannot listen on {host}:{port} ({e.strerror}); {fix}") from None
 
 
 def serve(store: Path, host: str, port: int) -> None:

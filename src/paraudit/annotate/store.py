@@ -140,13 +140,30 @@ class AnnotationStore:
 
     @classmethod
     def open(cls, path: Path) -> AnnotationStore:
+        if path.is_dir():
+            raise ParauditError(
+                f"{path} is a folder, not an annotation store; give the study's SQLite file "
+                "(the --store given to 'paraudit annotate', e.g. annotations.sqlite)"
+            )
         if not path.is_file():
-            raise ParauditError(f"{path}: no annotation store here")
+            raise ParauditError(
+                f"{path}: no annotation store here; create the study with 'paraudit annotate "
+                "DATASET --store FILE' (or check the path)"
+            )
         try:
             store = cls(path)
             version = store._db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in store._db.execute("SELECT name FROM sqlite_master")}
         except sqlite3.DatabaseError as e:
             raise ParauditError(f"{path}: not an annotation store ({e})") from None
+        if "meta" not in tables:
+            store.close()
+            # A run's calls.sqlite (or any other SQLite file) is not a study: say what it is.
+            what = "a run's calls.sqlite" if "calls" in tables else "another SQLite file"
+            raise ParauditError(
+                f"{path} is {what}, not an annotation store; pass the study's store "
+                "(the --store given to 'paraudit annotate')"
+            )
         if version != SCHEMA_VERSION:
             store.close()
             raise ParauditError(

@@ -11,7 +11,6 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from paraudit.compose.parse import Rejection
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import write_dataset
 from paraudit.items.records import DEFAULT_VOCABULARY, AuditItem, DatasetManifest
+from paraudit.pools import interruptible_pool
 from paraudit.sources.emocf import SentencePair, read_emocf
 from paraudit.sources.od3 import read_od3, usable, weighted_order
 from paraudit.sources.tables import ColumnMap
@@ -175,7 +175,7 @@ def compose_stage(
         except Rejection as r:
             return r
 
-    with ThreadPoolExecutor(max(1, o.concurrency)) as ex:
+    with interruptible_pool(o.concurrency) as ex:  # Ctrl-C: do not wait on a hung call
         i = 0
         while i < len(pool) and len(accepted) < target:
             chunk = pool[i : i + max(1, min(o.concurrency, target - len(accepted)))]
@@ -354,7 +354,7 @@ def _rate_all(
         return c.key, got
 
     out: dict[str, dict[str, Any]] = {}
-    with ThreadPoolExecutor(max(1, o.concurrency)) as ex:
+    with interruptible_pool(o.concurrency) as ex:  # Ctrl-C: do not wait on a hung call
         for key, got in ex.map(rate, composed):
             if got is not None:
                 out[key] = got

@@ -3,7 +3,6 @@ annotate-stats, annotate-simulate. `register(app)` adds all four to the main CLI
 
 from __future__ import annotations
 
-import json
 import math
 import socket
 from pathlib import Path
@@ -13,9 +12,22 @@ from rich.markup import escape
 
 from paraudit.annotate.assignment import StudyConfig, parse_annotators
 from paraudit.annotate.export import answer_rows, export_csv, export_jsonl, judgments, write_run
-from paraudit.annotate.serve import check_address, is_loopback, serve
+from paraudit.annotate.serve import _uvicorn, check_address, is_loopback, serve
 from paraudit.annotate.store import AnnotationStore
+from paraudit.cli.annotate_checks import (
+    STATS_JSON,
+    check_export_outputs,
+    check_fraction,
+    check_study_dataset,
+)
 from paraudit.cli.common import console, user_errors
+from paraudit.cli.outputs import (
+    check_output_file,
+    distinct_outputs,
+    marked_json,
+    refuse_inside_dataset,
+    write_output_file,
+)
 from paraudit.errors import ParauditError
 from paraudit.stats.agreement import agreement_summary, item_accuracy
 
@@ -138,7 +150,9 @@ def annotate(
     """Human validation: serve the listening test (native pointwise format) and print one secret
     link per annotator. Rerun the same command to resume after a stop."""
     cfg = _config(annotators, per_annotator, overlap, repeats, catch, tasks, seed, min_listen)
+    check_study_dataset(dataset, store)  # as run checks it: before any study is created
     if not no_serve:
+        _uvicorn()  # a missing 'annotate' extra: one line, before any link is printed
         check_address(host, port)  # a busy port: one line, before any link is printed
     existed = store.exists()
     st = AnnotationStore.open_or_create(store, dataset, cfg)
@@ -192,20 +206,24 @@ def annotate_export(
         "human", "--label", metavar="NAME", help="Judge label of the human rows."
     ),
     split: bool = typer.Option(False, "--split", help="One judge row per annotator."),
+    force: bool = typer.Option(
+        False, "--force", help="Replace earlier exports at --jsonl / --csv."
+    ),
 ) -> None:
     """Export human answers (with the answer key: keep the files away from annotators)."""
     if not (jsonl or csv or run):
         raise ParauditError("nothing to do: pass --jsonl, --csv and/or --run")
+    check_export_outputs(store, jsonl, csv, run, force)
     st = AnnotationStore.open(store)
     try:
         rows = answer_rows(st, st.dataset())
     finally:
         st.close()
     if jsonl:
-        jsonl.write_text(export_jsonl(rows), encoding="utf-8")
+        write_output_file(jsonl, export_jsonl(rows))
         console.print(f"[green]✓[/] {len(rows)} answers → {escape(str(jsonl))}")
     if csv:
-        csv.write_text(export_csv(rows), encoding="utf-8")
+        write_output_file(csv, export_csv(rows))
         console.print(f"[green]✓[/] {len(rows)} answers → {escape(str(csv))}")
     if run:
         n = write_run(store, run, label=label, split=split)
@@ -229,8 +247,13 @@ def annotate_stats(
     out: Path | None = typer.Option(
         None, "--json", metavar="FILE", help="Also write every figure as JSON."
     ),
+    force: bool = typer.Option(False, "--force", help="Replace an earlier --json output."),
 ) -> None:
     """Annotator accuracy, agreement on the overlap set, consistency, catch items, hard items."""
+    check_fraction(threshold, "--threshold")
+    if out is not None:
+        distinct_outputs([("the store", store), ("--json", out)])
+        check_output_file(out, option="--json", force=force, kind=STATS_JSON)
     st = AnnotationStore.open(store)
     try:
         js = judgments(answer_rows(st, st.dataset()))
@@ -249,7 +272,7 @@ def annotate_stats(
             soft_wrap=True,
         )
         if out:
-            out.write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+            write_output_file(out, marked_json(s, "annotate-stats"))
         return
     for task, t in s["tasks"].items():
         console.print(f"[bold]{escape(task)}[/]", highlight=False)
@@ -279,7 +302,7 @@ def annotate_stats(
     for i in flagged:
         console.print(f"  {escape(i.item_id)}  {i.correct}/{i.answers}", highlight=False)
     if out:
-        out.write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+        write_output_file(out, marked_json(s, "annotate-stats"))
 
 
 @user_errors
@@ -326,6 +349,10 @@ def annotate_simulate(
     if not levels or any(not 0 <= s <= 1 for s in levels):
         raise ParauditError("--skills: every skill must be between 0 and 1")
     cfg = _config(annotators, per_annotator, overlap, repeats, catch, tasks, seed, min_listen)
+    check_study_dataset(dataset, store)
+    if run is not None:
+        distinct_outputs([("--store", store), ("--run", run)])
+        refuse_inside_dataset(run, "--run")
     done = simulate_study(dataset, store, cfg, levels, seed=seed)
     console.print(f"[green]✓[/] simulated {sum(done.values())} answers in {escape(str(store))}")
     if run:

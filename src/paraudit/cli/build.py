@@ -23,6 +23,7 @@ from rich.table import Table
 
 from paraudit.builders.card import CARD_MD, write_card
 from paraudit.builders.pipeline import KINDS, BuildOptions, BuildResult, Reporter
+from paraudit.cli.build_checks import refuse_starter_options
 from paraudit.cli.common import console, fail, prepare_output, user_errors
 from paraudit.cli.help import OUTPUT
 from paraudit.compose.starter import BuildReport, build_starter
@@ -341,6 +342,13 @@ def build(
         raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
     check_output(out, force)
     if what == "starter":
+        refuse_starter_options(
+            {"--source": source, "--preset": preset, "--map": mapping, "--llm": llm,
+             "--tts": tts, "--n": n, "--dry-run": dry_run, "--audio": audio,
+             "--audio-root": audio_root, "--pairs": pairs, "--ser": ser,
+             "--min-dnsmos": min_dnsmos, "--qc": qc},
+            {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
+        )  # fmt: skip
         run_build(out, limit, voice, cache)
         _validate(out)
         return

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import ParamSpec, TypeVar
@@ -21,10 +23,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def fail(message: str) -> typer.Exit:
+def fail(message: str, code: int = 1) -> typer.Exit:
     # Messages quote user text and extras like 'paraudit[openai]': never read them as markup.
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    return typer.Exit(1)
+    return typer.Exit(code)
 
 
 def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
@@ -35,16 +37,32 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
         try:
             return fn(*args, **kwargs)
         except ParauditError as e:
-            raise fail(str(e)) from None
+            # A usage mistake (a malformed spec: specs.SpecError) exits 2, as a bad flag does.
+            raise fail(str(e), getattr(e, "exit_code", 1)) from None
         except OSError as e:
             # A path the user gave that cannot be read or written (full disk, permissions, a
             # file where a folder belongs): one line naming it, not a traceback.
             raise fail(os_error_message(e)) from None
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted[/]: finished work is saved; rerun to resume")
+            leave_hung_threads(130)
             raise typer.Exit(130) from None
 
     return wrapper
+
+
+def leave_hung_threads(code: int) -> None:
+    """After Ctrl-C, exit now if worker threads are still running (a call hung on a server):
+    the interpreter would otherwise join them at exit and the first Ctrl-C would seem
+    ignored. Everything finished is already committed; only the hung calls are dropped."""
+    others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+    if not others or threading.current_thread() is not threading.main_thread():
+        return
+    if "pytest" in sys.modules:  # in-process tests (CliRunner) must keep their process
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def os_error_message(e: OSError) -> str:
@@ -77,14 +95,23 @@ def check_folder(path: Path, what: str) -> None:
 
 
 def prepare_output(path: Path, *, force: bool, what: str, marker: str | None = None) -> Path:
-    """Check an output folder before any work starts: a file, an unwritable place or (unless
-    `force`) a non-empty folder is refused with one line naming the fix.
+    """Check an output folder before any work starts: a file, an unwritable place, a place
+    inside a dataset (or, for a dataset, inside a run folder) or (unless `force`) a non-empty
+    folder is refused with one line naming the fix.
 
     With `marker`, even `force` only replaces a folder holding that file (an earlier output of
-    the same kind), so a slip such as `--out ~ --force` cannot wipe unrelated files. Nothing is
-    deleted here: writers build the output beside `path` and swap it in when complete.
+    the same kind) and nothing paraudit did not write there, so a slip such as `--out ~ --force`
+    or a run folder kept inside a dataset cannot be wiped. Nothing is deleted here: writers
+    build the output beside `path` and swap it in when complete.
     """
+    from paraudit.cli.outputs import refuse_inside_dataset, refuse_inside_run
+    from paraudit.items.dataset import MANIFEST, foreign_entries, refuse_foreign
+    from paraudit.items.hf import HF_STATE, hf_foreign_entries
+
     check_folder(path, what)
+    refuse_inside_dataset(path, what)
+    if marker == MANIFEST:
+        refuse_inside_run(path, what)
     parent = path.absolute().parent
     if path.exists() and not os.access(parent, os.W_OK | os.X_OK):
         # The finished output is built beside `path` and swapped in from there.
@@ -99,4 +126,8 @@ def prepare_output(path: Path, *, force: bool, what: str, marker: str | None = N
                 f"{what} {path} holds files that are not an earlier output (no {marker}); "
                 "--force only replaces those: choose a new or empty folder"
             )
+        if marker == MANIFEST:
+            refuse_foreign(path, foreign_entries(path), "dataset")
+        elif marker == HF_STATE:
+            refuse_foreign(path, hf_foreign_entries(path), "export")
     return path

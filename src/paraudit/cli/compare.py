@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +11,14 @@ from rich.table import Table
 
 from paraudit.cli.common import console, fail, user_errors, warn
 from paraudit.cli.help import OUTPUT, STATS
+from paraudit.cli.outputs import check_output_file, json_kind, marked_json, write_output_file
+from paraudit.cli.run_checks import check_replicates
 from paraudit.errors import ParauditError
 from paraudit.report.build import load_runs
 from paraudit.runfolder.spec import run_dataset
 from paraudit.stats.compare import compare_runs, resolve_pair
 
+COMPARE_JSON = json_kind("comparison JSON", "compare")
 WHAT = "What to compare"  # a --help panel (cli/help.py)
 
 
@@ -43,6 +44,17 @@ def compare(
         " Spearman rho of each judge's (P,O,J) state profile.",
         rich_help_panel=WHAT,
     ),
+    force: bool = typer.Option(
+        False, "--force", help="Replace an earlier comparison at --out.", rich_help_panel=OUTPUT
+    ),
+    generators: bool = typer.Option(
+        False,
+        "--generators",
+        help="Generator bias (paper §5.3): the same judges on two sets composed from the same "
+        "source records by two generators; J accuracy per set, ranking τ/ρ, and whether a "
+        "judge family gains more on its own family's set than the other judges.",
+        rich_help_panel=WHAT,
+    ),
     judge: list[str] = typer.Option(
         [],
         "--judge",
@@ -54,9 +66,21 @@ def compare(
 ) -> None:
     """Per probe, at item level: paired bootstrap of the change and an exact McNemar test on
     per-item order-consistent outcomes; state shifts and state correlations."""
+    check_replicates(replicates)
     if out is not None:
-        check_out_file(out)
+        check_output_file(out, option="--out", force=force, kind=COMPARE_JSON)
     check_two_runs(run_a, run_b)
+    if renderings and generators:
+        raise fail("--renderings and --generators are two different checks: give one", 2)
+    if generators:
+        if judge:
+            raise fail(
+                "--generators compares the judges of the same name in both runs: drop --judge", 2
+            )
+        from paraudit.cli.compare_generators import generators_check
+
+        generators_check(run_a, run_b, out, replicates, seed)
+        return
     if renderings:
         if judge:
             raise fail(
@@ -72,6 +96,13 @@ def compare(
             "paired by id, so the tests only mean something if the ids name the same items"
         )
     rows_a, rows_b = load_runs([run_a]), load_runs([run_b])
+    for run, rows in ((run_a, rows_a), (run_b, rows_b)):
+        if not len(rows):
+            # Else "share no judge name": true, but the cause is a run with no answers at all.
+            raise fail(
+                f"{run} has no result rows (its results.jsonl is empty: the run asked nothing "
+                "or was stopped before its first row); finish that run, then compare"
+            )
     names = (str(run_a), str(run_b))
     given = [resolve_pair(text, rows_a, rows_b, names) for text in judge] or None
     result = compare_runs(rows_a, rows_b, replicates=replicates, seed=seed, pairs=given)
@@ -125,16 +156,24 @@ def compare(
         highlight=False,
     )
     for name, shift in result["state_shift"].items():
-        moved = ", ".join(f"{s} {v:+.1%}" for s, v in shift.items() if abs(v) >= 0.005) or "none"
-        console.print(f"state shifts {name}: {moved}")
+        if "refused" in shift:
+            console.print(f"state shifts {name}: not compared: {shift['refused']}",
+                          highlight=False)  # fmt: skip
+            continue
+        moved = (
+            ", ".join(f"{s} {v:+.1%}" for s, v in shift["shift"].items() if abs(v) >= 0.005)
+            or "none"
+        )
+        console.print(f"state shifts {name} (on {shift['shared_items']} shared items): {moved}",
+                      highlight=False)  # fmt: skip
     c = result["state_correlation"]
     if c["spearman"] is not None:
         console.print(
             f"state proportions: Spearman {c['spearman']:.3f}, Pearson {c['pearson']:.3f} "
-            f"({c['points']} points)"
+            f"({c['points']} points, {c['shared_items']} shared items)"
         )
     if out:
-        out.write_text(json.dumps(result, indent=2) + "\n")
+        write_output_file(out, marked_json(result, "compare"))
 
 
 def check_two_runs(run_a: Path, run_b: Path) -> None:
@@ -143,17 +182,6 @@ def check_two_runs(run_a: Path, run_b: Path) -> None:
         raise ParauditError(
             f"{run_a} and {run_b} are the same run; compare two different run folders"
         )
-
-
-def check_out_file(out: Path) -> None:
-    """--out names a JSON file in an existing, writable folder (checked before any work)."""
-    if out.is_dir():
-        raise ParauditError(f"--out {out} is a folder; give a file name such as {out}/compare.json")
-    parent = out.absolute().parent
-    if not parent.is_dir():
-        raise ParauditError(f"--out {out}: folder {parent} does not exist; create it first")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ParauditError(f"--out {out}: {parent} is not writable; choose another folder")
 
 
 def fmt(v: float | None) -> str:
@@ -175,7 +203,7 @@ def _renderings(run_a: Path, run_b: Path, out: Path | None) -> None:
         f" ({p['points']} points)"
     )
     if out:
-        out.write_text(json.dumps(result, indent=2) + "\n")
+        write_output_file(out, marked_json(result, "compare"))
 
 
 def renderings_table(result: dict[str, Any]) -> Table:

@@ -9,10 +9,11 @@ from rich.markup import escape
 
 from paraudit.cli.build import run_build
 from paraudit.cli.common import check_folder, console, user_errors
+from paraudit.cli.outputs import refuse_inside_dataset, refuse_inside_run
 from paraudit.cli.run import execute, print_summary
 from paraudit.cli.verdicts import print_report_path, print_verdicts
 from paraudit.errors import ParauditError
-from paraudit.items.dataset import MANIFEST
+from paraudit.items.dataset import MANIFEST, foreign_entries, refuse_foreign
 from paraudit.items.validate import dataset_errors
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.report.build import write_report
@@ -27,6 +28,8 @@ def check_demo_folder(out: Path, cache: Path | None, force: bool) -> bool:
     """Every path the demo writes, checked before any rendering; True if the starter set there
     can be reused. An invalid starter set is only rebuilt with --force."""
     check_folder(out, "--out")
+    refuse_inside_dataset(out, "--out")
+    refuse_inside_run(out, "--out")
     for part in PARTS:
         if (out / part).exists() and not (out / part).is_dir():
             raise ParauditError(f"{out / part} is a file; move it away or choose another --out")
@@ -47,6 +50,7 @@ def check_demo_folder(out: Path, cache: Path | None, force: bool) -> bool:
             f"{dataset} is not a valid dataset ({errors[0]}); pass --force to rebuild it, "
             "or choose another --out"
         )
+    refuse_foreign(dataset, foreign_entries(dataset), "dataset")  # a rebuild replaces the folder
     return False
 
 

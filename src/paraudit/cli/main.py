@@ -136,6 +136,10 @@ app = typer.Typer(
 @app.callback()
 def main() -> None:
     """Counterfactual audits of audio-language-model judges."""
+    from paraudit.cli.common import warn
+    from paraudit.waits import on_long_wait
+
+    on_long_wait(warn)  # a run or build waiting on a server's Retry-After says so, once a wait
 
 
 if __name__ == "__main__":

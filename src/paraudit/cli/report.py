@@ -9,6 +9,8 @@ import typer
 
 from paraudit.cli.common import console, fail, user_errors, warn
 from paraudit.cli.help import OUTPUT, STATS
+from paraudit.cli.outputs import refuse_inside_dataset
+from paraudit.cli.run_checks import check_replicates
 from paraudit.runfolder.labels import run_labels
 from paraudit.runfolder.spec import run_dataset
 
@@ -32,6 +34,7 @@ def report(
     seed: int = typer.Option(0, metavar="N", help="Bootstrap seed.", rich_help_panel=STATS),
 ) -> None:
     """Write the diagnostic report (HTML, Markdown, JSON, CSV, LaTeX, figures)."""
+    check_replicates(replicates)
     blank = [n for n, name in enumerate(label, 1) if not name.strip()]
     if blank:
         # An empty label names its run nowhere in the report (a judge in two runs: 'judge []').
@@ -42,6 +45,7 @@ def report(
     run_labels(list(runs), label or None)  # runs listed twice, bad labels: before any output
     if out.exists() and not out.is_dir():
         raise fail(f"--out {out} is a file; pass a folder for the report")
+    refuse_inside_dataset(out, "--out")
     parent = next((p for p in [out, *out.parents] if p.exists()), None)
     if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
         raise fail(f"--out {out}: {parent} is not writable; pass a folder you can write")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import shlex
 from collections import Counter
 from pathlib import Path
@@ -16,8 +17,11 @@ from rich.table import Table
 from paraudit.cli.common import console, err_console, fail, prepare_output, user_errors
 from paraudit.cli.engine import open_engine, print_cluster, print_estimates
 from paraudit.cli.help import ASK, CALLS, OUTPUT, SCALE
+from paraudit.cli.ray_faults import execute_on_ray
+from paraudit.cli.run_checks import check_run_options
 from paraudit.cli.verdicts import print_report_path, print_verdicts
 from paraudit.judges.prices import load_prices
+from paraudit.judges.spec import parse_judge_spec
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
@@ -60,13 +64,6 @@ def pointwise_only_note(probes: tuple[str, ...], protocols: tuple[str, ...]) -> 
         f"pointwise only: {names} will run pointwise although --protocols is "
         f"{','.join(protocols)}"
     )
-
-
-def _with_key_env(spec: str, env: str | None) -> str:
-    """Add key_env=ENV to hosted judges' specs (a harness option: not part of the cache key)."""
-    if env is None or not spec.startswith(("openai:", "gemini:")) or "key_env=" in spec:
-        return spec
-    return f"{spec}{'&' if '?' in spec else '?'}key_env={env}"
 
 
 def execute(cfg: RunConfig) -> RunOutcome:
@@ -211,6 +208,12 @@ def run(
         help="Per call, and for a judge's start-up.",
         rich_help_panel=CALLS,
     ),
+    max_wait: float | None = typer.Option(
+        None,
+        metavar="SECONDS",
+        help="Longest wait a server's Retry-After may impose (default: 3 × --timeout).",
+        rich_help_panel=CALLS,
+    ),
     limit: int | None = typer.Option(
         None,
         min=1,
@@ -288,10 +291,15 @@ def run(
     """Put every counterfactual question to each judge; a rerun resumes."""
     if orders not in ("both", "one"):
         raise fail("--orders must be 'both' or 'one'")
+    if rpm is not None and not math.isfinite(rpm):
+        # Numbers follow the spec rule (finite, exit 2): inf would reach run.json as Infinity
+        # (not JSON) and limit nothing.
+        raise fail(f"--rpm must be a finite number (got {rpm:g}); leave it out for no limit", 2)
     if rpm is not None and not rpm > 0:
         raise fail(f"--rpm must be more than 0 (got {rpm:g}); leave it out for no limit")
     if not timeout > 0:
         raise fail(f"--timeout must be more than 0 seconds (got {timeout:g})")
+    check_run_options(out, parse_retries, max_attempts, timeout, max_wait)
     plan = PlanSpec(
         probes=_split(probes, PROBES, "probe"),  # type: ignore[arg-type]
         protocols=_split(protocols, PROTOCOLS, "protocol"),  # type: ignore[arg-type]
@@ -305,7 +313,8 @@ def run(
     note = pointwise_only_note(plan.probes, plan.protocols)
     if note:
         err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
-    specs = [_with_key_env(j, api_key_env) for j in judge]
+    # Each spec is parsed here, once: the runner, the judges and the engines get the objects.
+    specs = [parse_judge_spec(j).with_key_env(api_key_env) for j in judge]
     cfg = RunConfig(
         dataset,
         specs,
@@ -314,7 +323,7 @@ def run(
         concurrency,
         rpm,
         parse_retries,
-        RetryPolicy(max_attempts=max_attempts, timeout_s=timeout),
+        RetryPolicy(max_attempts=max_attempts, timeout_s=timeout, max_wait_s=max_wait),
         extend=extend,
     )
     with open_engine(engine, ray_address, num_workers, gpus_per_worker, ray_data) as cluster:
@@ -337,7 +346,24 @@ def run(
             return
         if report is not None:
             check_report_folder(report, out)
-        outcome = execute(cfg)
+        extra = [
+            f"--{name}={value}"
+            for name, value, default in (
+                ("probes", probes, "J,P,O,S,T"),
+                ("protocols", protocols, "pointwise,pairwise"),
+                ("cues", cues, "none,soft,hard,transition"),
+                ("orders", orders, "both"),
+                ("seed", str(seed), "0"),
+                ("limit", str(limit), "None"),
+                ("parse-retries", str(parse_retries), "0"),
+            )
+            if value != default
+        ]
+        if cluster is None:
+            outcome = execute(cfg)
+        else:  # a lost node or a dead cluster: one line and the command that resumes
+            resume = resume_command(dataset, judge, out, [*extra, "--engine", "ray"])
+            outcome = execute_on_ray(lambda: execute(cfg), out, resume)
     if report is None or table:
         print_summary(outcome.table)
     if report is None:
@@ -354,19 +380,6 @@ def run(
         print_report_path(path)
     errors = outcome.statuses["error"]
     if errors:
-        extra = [
-            f"--{name}={value}"
-            for name, value, default in (
-                ("probes", probes, "J,P,O,S,T"),
-                ("protocols", protocols, "pointwise,pairwise"),
-                ("cues", cues, "none,soft,hard,transition"),
-                ("orders", orders, "both"),
-                ("seed", str(seed), "0"),
-                ("limit", str(limit), "None"),
-                ("parse-retries", str(parse_retries), "0"),
-            )
-            if value != default
-        ]
         raise fail(
             f"{errors} of {outcome.rows} questions ended in call errors (last: "
             f"{outcome.last_error}); fix the cause, then resume (only those are asked "

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
+from paraudit.cli.annotate_checks import check_fraction
 from paraudit.cli.common import console, fail, user_errors
 from paraudit.items.validate import Problem, errors_of, validate_dataset
 
@@ -36,6 +37,8 @@ def validate(
     ),
 ) -> None:
     """Check every invariant of an audit dataset."""
+    if humans is not None:
+        check_fraction(human_threshold, "--human-threshold")
     problems = validate_dataset(dataset, mixed_formats=mixed_formats)
     if humans is not None:  # items listeners get wrong: printed, never an error
         from paraudit.cli.annotate import human_check

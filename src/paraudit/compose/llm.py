@@ -11,37 +11,42 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
+import math
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from paraudit.errors import MissingExtraError, ParauditError
-from paraudit.judges.registry import parse_spec
+from paraudit.providers import (
+    Failure,
+    backoff_s,
+    find_key,
+    first_line,
+    gemini_failure,
+    openai_failure,
+)
+from paraudit.specs import (
+    Convert,
+    form,
+    integer,
+    model_family,
+    number,
+    parse_spec,
+    text,
+    typed,
+)
+from paraudit.waits import capped_wait
 
 Message = dict[str, str]
 """{"role": "user" | "assistant", "content": text}"""
 
 LLM_BACKENDS = ("openai", "gemini")
 # Options that change how a call is made but not what comes back: kept out of the cache key.
-HARNESS = {"timeout", "key_env", "retries"}
+HARNESS = {"timeout", "key_env", "retries", "max_wait"}
 DEFAULT_MAX_TOKENS = 4096
-FAMILIES = (
-    ("gpt", "openai"),
-    ("o1", "openai"),
-    ("o3", "openai"),
-    ("o4", "openai"),
-    ("gemini", "google"),
-    ("gemma", "google"),
-    ("claude", "anthropic"),
-    ("qwen", "qwen"),
-    ("llama", "meta"),
-    ("mistral", "mistral"),
-    ("deepseek", "deepseek"),
-)
 
 
 class TransientLLMError(Exception):
@@ -52,13 +57,18 @@ class TransientLLMError(Exception):
         self.retry_after = retry_after
 
 
-def model_family(model: str, backend: str) -> str:
-    """The generator family, for the paper's generator-bias check (§5.3)."""
-    name = model.lower().rsplit("/", 1)[-1]
-    for prefix, family in FAMILIES:
-        if name.startswith(prefix):
-            return family
-    return "google" if backend == "gemini" else "unknown"
+# Output-changing options are numbers; each is checked (finite, in range) when parsed.
+NUMBERS: dict[str, Convert] = {
+    "temperature": number(0, lo_open=False),
+    "top_p": number(0, 1),
+    "seed": integer(-(2**63)),
+    "max_tokens": integer(1),
+    "timeout": number(0),
+    "max_wait": number(0, lo_open=False),
+    "retries": integer(1),
+    "key_env": text,
+}
+EXAMPLE = "openai:gpt-4o-mini?temperature=0.7"
 
 
 @dataclass(frozen=True)
@@ -67,36 +77,48 @@ class LLMSpec:
     model: str
     base_url: str | None
     options: dict[str, str] = field(default_factory=dict)
+    """Every option as written."""
+    values: dict[str, float | int | str] = field(default_factory=dict)
+    """Every option, typed when parsed (numbers as float or int)."""
 
     @classmethod
     def parse(cls, spec: str) -> LLMSpec:
-        s = parse_spec(spec)
+        """`backend:model[@base_url][?name=value&…]` (the grammar of paraudit.specs)."""
+        s = parse_spec(spec, "generator", EXAMPLE)
         if s.backend not in LLM_BACKENDS:
-            raise ParauditError(
+            raise ParauditError(  # a name not known (exit 1), as for the judges' backends
                 f"unknown LLM backend '{s.backend}' in '{spec}' (known: {', '.join(LLM_BACKENDS)})"
             )
-        return cls(s.backend, s.model, s.base_url, s.options)
+        rules = {k: NUMBERS.get(k, number(-math.inf)) for k, _ in s.options}
+        return cls(s.backend, s.model, s.base_url, s.option_dict, typed(s, "generator", rules))
 
     @property
     def family(self) -> str:
         return model_family(self.model, self.backend)
 
+    @property
+    def key_env(self) -> str | None:
+        v = self.values.get("key_env")
+        return v if isinstance(v, str) else None
+
+    def number(self, name: str, default: float) -> float:
+        v = self.values.get(name)
+        return float(v) if isinstance(v, int | float) else default
+
     def params(self) -> dict[str, Any]:
         """Everything that changes the output (the cache key's parameters)."""
         p: dict[str, Any] = {"max_tokens": DEFAULT_MAX_TOKENS}
-        for k, v in sorted(self.options.items()):
-            if k in HARNESS:
-                continue
-            try:
-                p[k] = int(v) if k in ("max_tokens", "seed") else float(v)
-            except ValueError:
-                raise ParauditError(f"LLM option {k}={v!r} is not a number") from None
+        for k, v in sorted(self.values.items()):
+            if k not in HARNESS:
+                p[k] = v if k in ("max_tokens", "seed") else float(v)
         return p
 
     @property
     def label(self) -> str:
-        opts = "".join(f"?{k}={v}" for k, v in sorted(self.options.items()) if k not in HARNESS)
-        return f"{self.backend}:{self.model}{opts}"
+        """backend:model?name=value&… over the output-changing options (the base URL is where
+        the model is served, not which model: it stays out)."""
+        opts = [f"{k}={v}" for k, v in sorted(self.options.items()) if k not in HARNESS]
+        return form(self.backend, self.model, None, opts)
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -113,12 +135,11 @@ class ChatBackend(Protocol):
     def complete(self, messages: list[Message], params: dict[str, Any]) -> str: ...
 
 
-def _key(names: tuple[str, ...], options: dict[str, str], backend: str) -> str:
-    names = (options["key_env"],) if "key_env" in options else names
-    for n in names:
-        if os.environ.get(n):
-            return os.environ[n]
-    raise ParauditError(f"the {backend} generator needs an API key: set {' or '.join(names)}")
+def _raise(f: Failure) -> NoReturn:
+    """A classified provider failure as the builders' errors (stop, or retry)."""
+    if f.fatal:
+        raise ParauditError(f.message) from None
+    raise TransientLLMError(f.message, f.retry_after) from None
 
 
 class OpenAIChat:
@@ -129,10 +150,12 @@ class OpenAIChat:
             import openai
         except ImportError:
             raise MissingExtraError("LLM backend 'openai'", "openai", "openai") from None
-        key = (
-            _key(("OPENAI_API_KEY",), spec.options, "openai")
-            if spec.base_url is None or "key_env" in spec.options
-            else os.environ.get("OPENAI_API_KEY") or "EMPTY"
+        # A local OpenAI-compatible server usually needs no key; the hosted API always does.
+        key = find_key(
+            spec.key_env,
+            ("OPENAI_API_KEY",),
+            "the openai generator",
+            optional=spec.base_url is not None,
         )
         self._o = openai
         self.model = spec.model
@@ -140,7 +163,7 @@ class OpenAIChat:
             api_key=key,
             base_url=spec.base_url,
             max_retries=0,
-            timeout=float(spec.options.get("timeout", 300)),
+            timeout=spec.number("timeout", 300),
         )
 
     def complete(self, messages: list[Message], params: dict[str, Any]) -> str:
@@ -151,21 +174,14 @@ class OpenAIChat:
                 messages=messages,  # type: ignore[arg-type]
                 **params,
             )
-        except o.RateLimitError as e:
-            raise TransientLLMError(
-                f"429 rate limited: {_first_line(e)}", _retry_after(e)
-            ) from None
-        except (o.AuthenticationError, o.PermissionDeniedError) as e:
-            raise ParauditError(f"openai: authentication failed ({_first_line(e)})") from None
-        except (o.BadRequestError, o.NotFoundError, o.UnprocessableEntityError) as e:
-            raise ParauditError(f"openai: request rejected ({_first_line(e)})") from None
-        except o.APIStatusError as e:
-            raise TransientLLMError(f"HTTP {e.status_code}", _retry_after(e)) from None
-        except (o.APIConnectionError, o.APITimeoutError) as e:
-            raise TransientLLMError(f"connection: {_first_line(e)}") from None
-        if not resp.choices:
-            raise TransientLLMError("empty response (no choices)")
-        return resp.choices[0].message.content or ""
+        except ValueError as e:  # a 200 whose body is not JSON (the SDK's JSONDecodeError)
+            raise TransientLLMError(f"malformed response body ({first_line(e)})") from None
+        except o.OpenAIError as e:
+            failure = openai_failure(o, e)
+            if failure is None:
+                raise
+            _raise(failure)
+        return _chat_text(resp)
 
 
 class GeminiChat:
@@ -177,9 +193,9 @@ class GeminiChat:
             from google.genai import errors, types
         except ImportError:
             raise MissingExtraError("LLM backend 'gemini'", "gemini", "google-genai") from None
-        key = _key(("GEMINI_API_KEY", "GOOGLE_API_KEY"), spec.options, "gemini")
+        key = find_key(spec.key_env, ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "the gemini generator")
         http = types.HttpOptions(
-            base_url=spec.base_url, timeout=int(float(spec.options.get("timeout", 300)) * 1000)
+            base_url=spec.base_url, timeout=int(spec.number("timeout", 300) * 1000)
         )
         self._types, self._errors = types, errors
         self.model = spec.model
@@ -204,27 +220,31 @@ class GeminiChat:
             resp = self.client.models.generate_content(
                 model=self.model, contents=contents, config=config
             )
-        except self._errors.ClientError as e:
-            if e.code == 429:
-                raise TransientLLMError(f"429 rate limited: {_first_line(e)}") from None
-            raise ParauditError(f"gemini: request rejected ({_first_line(e)})") from None
+        except ValueError as e:  # a 200 whose body is not JSON
+            raise TransientLLMError(f"malformed response body ({first_line(e)})") from None
         except self._errors.APIError as e:
-            raise TransientLLMError(f"gemini: {_first_line(e)}") from None
+            failure = gemini_failure(self._errors, e)
+            if failure is None:
+                raise
+            _raise(failure)
         except Exception as e:  # httpx connection errors
-            raise TransientLLMError(f"connection: {_first_line(e)}") from None
+            raise TransientLLMError(f"connection: {first_line(e)}") from None
         return resp.text or ""
 
 
-def _first_line(e: BaseException) -> str:
-    return str(e).splitlines()[0][:200] if str(e) else type(e).__name__
-
-
-def _retry_after(e: Any) -> float | None:
+def _chat_text(resp: Any) -> str:
+    """The reply text of a chat completion; any other shape (an HTML page the SDK handed back
+    as text, a JSON without choices) is a failed call, retried."""
     try:
-        v = e.response.headers.get("retry-after")
-        return float(v) if v is not None else None
-    except (AttributeError, ValueError):
-        return None
+        choices = resp.choices
+        if not choices:
+            raise TransientLLMError("empty response (the server returned no choices)")
+        return str(choices[0].message.content or "")
+    except (AttributeError, TypeError, IndexError, KeyError):
+        shown = str(resp)[:80]
+        raise TransientLLMError(
+            f"malformed response body (not a chat completion: {shown!r})"
+        ) from None
 
 
 SCHEMA = """
@@ -302,7 +322,9 @@ class ComposerLLM:
         self.spec = spec
         self.cache = cache
         self._backend = backend
-        self.retries = retries if retries is not None else int(spec.options.get("retries", 5))
+        self.retries = retries if retries is not None else int(spec.number("retries", 5))
+        # A server's Retry-After beyond this is cut to it: a build must not sit for a day.
+        self.max_wait_s = spec.number("max_wait", 3 * spec.number("timeout", 300))
         self.backoff_s = backoff_s
         self.stats = LLMStats()
         self._lock = threading.Lock()
@@ -340,7 +362,13 @@ class ComposerLLM:
                     ) from None
                 with self._lock:
                     self.stats.retries += 1
-                time.sleep(e.retry_after or self.backoff_s * 2 ** (attempt - 1))
+                asked = e.retry_after
+                delay = (
+                    backoff_s(attempt, self.backoff_s)
+                    if asked is None
+                    else capped_wait(asked, self.max_wait_s, str(e), "max_wait= in --llm")
+                )
+                time.sleep(delay)
                 continue
             latency = time.perf_counter() - t0
             self.cache.put(key, self.spec.label, messages, reply, latency)

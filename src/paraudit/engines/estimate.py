@@ -15,12 +15,11 @@ from dataclasses import dataclass
 
 from paraudit.engines.ray_engine import RayEngine
 from paraudit.judges.base import Judge
-from paraudit.judges.registry import parse_spec
+from paraudit.judges.spec import HOSTED
 from paraudit.protocols.instances import Instance
 from paraudit.runner.plan import plan_instances
 from paraudit.runner.run import RunConfig, load_checked
 
-HOSTED = ("openai", "gemini")
 SAMPLE_CALLS = 8
 
 
@@ -74,10 +73,10 @@ def estimate_wall_times(
     planned = plan_instances(ds, cfg.plan)
     n = len(planned)
     out: list[Estimate] = []
-    for spec in cfg.judges:
-        s = parse_spec(spec)
+    for s in cfg.judge_specs:
+        spec = s.text
         if s.backend in HOSTED:
-            rpm = float(s.options["rpm"]) if "rpm" in s.options else cfg.rpm
+            rpm = s.number("rpm") or cfg.rpm
             wall = n / rpm * 60 if rpm else None
             note = (
                 f"hosted: not called in a dry run; at most {rpm:g} calls per minute"
@@ -86,7 +85,7 @@ def estimate_wall_times(
             )
             out.append(Estimate(spec, n, wall, None, None, 0, note))
             continue
-        judge = engine.load_judge(spec)
+        judge = engine.load_judge(s)
         sample = spread(planned, sample_calls)
         try:
             load, per_call = asyncio.run(

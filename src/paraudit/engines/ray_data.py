@@ -35,6 +35,7 @@ import numpy as np
 
 from paraudit.errors import ParauditError
 from paraudit.judges.base import FatalJudgeError, Judge
+from paraudit.judges.spec import JudgeSpec
 from paraudit.protocols.instances import Instance
 from paraudit.runfolder import CallRecord, CallStore
 from paraudit.runner.asking import (
@@ -97,7 +98,7 @@ class BulkCaller:
 
     def __init__(
         self,
-        spec: str,
+        spec: JudgeSpec | str,
         dataset_root: Path | None,
         settings: BulkSettings,
         chunks: list[Any] | None = None,
@@ -201,7 +202,7 @@ def answer_with_ray_data(
         calls = ray.data.from_items(numbers, override_num_blocks=len(blocks)).map_batches(
             BulkCaller,
             fn_constructor_kwargs={
-                "spec": judge.spec,
+                "spec": judge.judge_spec,
                 "dataset_root": dataset_root,
                 "settings": split(settings, workers),
                 "chunks": blocks,
@@ -281,9 +282,11 @@ def quiet_ray_data(ray: Any) -> None:
     """No Ray Data progress bars over the runner's own."""
     # Ray Data's console handler prints "Dataset … execution finished in …" per pass; its
     # log file (under the Ray session's logs) keeps everything.
+    # Its errors too: a failed pass is one paraudit line (with the resume command), and Ray
+    # Data's own error lines (a "Full stack trace" of its internals) stay in that log file.
     for handler in logging.getLogger("ray.data").handlers:
         if type(handler).__name__ != "SessionFileHandler":
-            handler.setLevel(logging.WARNING)
+            handler.setLevel(logging.CRITICAL)
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     if hasattr(ctx, "print_on_execution_start"):

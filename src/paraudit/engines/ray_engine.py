@@ -91,8 +91,7 @@ class RayJudge(Judge):
     """A judge whose calls run on a pool of Ray actors; identical identity to the real judge."""
 
     def __init__(self, inner: Judge, engine: RayEngine) -> None:
-        super().__init__(inner.spec, inner.options)
-        self.judge_spec = inner.judge_spec
+        super().__init__(inner.judge_spec, inner.options)  # the same object: nothing re-parsed
         self.inner = inner
         self.engine = engine
         self.capabilities = inner.capabilities
@@ -204,7 +203,7 @@ class RayJudge(Judge):
             return
         root = _root(dataset)
         self._slots = [
-            _Slot(self.engine.worker_class.remote(self.spec, root))
+            _Slot(self.engine.worker_class.remote(self.judge_spec, root))
             for _ in range(self.engine.options.num_workers)
         ]
 
@@ -362,7 +361,7 @@ class RayEngine:
             if judge in self.judges:
                 self.judges.remove(judge)
 
-    def load_judge(self, spec: str | JudgeSpec) -> Judge:
+    def load_judge(self, spec: JudgeSpec) -> Judge:
         """The runner's judge loader: the real judge is built here too, so a bad spec or a
         missing extra fails at once, and its identity is what the proxy reports."""
         proxy = RayJudge(load_judge(spec), self)

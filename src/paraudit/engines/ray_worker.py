@@ -20,17 +20,20 @@ from paraudit.errors import ParauditError
 from paraudit.items.dataset import Dataset, load_dataset
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.registry import load_judge
+from paraudit.judges.spec import JudgeSpec
 from paraudit.protocols.parts import Prompt
 
 
 class JudgeWorker:
-    """Holds one judge built from `spec`, calibrated on the dataset folder `dataset_root` (None:
-    the run calibrates nothing). The worker reads the dataset itself, so it also proves the
-    clips are reachable from its node. Ray re-runs this constructor when it restarts a dead
-    worker, and the next call loads and calibrates the judge again before answering."""
+    """Holds one judge built from `spec` (the driver's JudgeSpec, pickled: never re-parsed),
+    calibrated on the dataset folder `dataset_root` (None: the run calibrates nothing). The
+    worker reads the dataset itself, so it also proves the clips are reachable from its node.
+    Ray re-runs this constructor when it restarts a dead worker, and the next call loads and
+    calibrates the judge again before answering."""
 
-    def __init__(self, spec: str, dataset_root: Path | None) -> None:
-        self.spec = spec
+    def __init__(self, spec: JudgeSpec | str, dataset_root: Path | None) -> None:
+        # Text only from callers outside a run (tests): the engine always sends the object.
+        self.spec = spec.text if isinstance(spec, JudgeSpec) else spec
         self.dataset_root = dataset_root
         self.judge: Judge | None = None
         self.failure: Exception | None = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import struct
 from pathlib import Path
 
 from paraudit.errors import DatasetError
@@ -90,3 +91,58 @@ def read_clip_file(path: Path, label: str | None = None) -> bytes:
 
 def _mb(n: int) -> str:
     return f"{n / 1024 / 1024:.1f} MiB"
+
+
+# The container each clip extension promises (libsndfile's format names). A judge is told the
+# format from the extension (hosted APIs declare format=mp3 for a .mp3), so WAV bytes named
+# .mp3 would be sent under a false declaration.
+EXTENSION_FORMATS: dict[str, frozenset[str]] = {
+    ".wav": frozenset({"WAV", "WAVEX", "RF64"}),
+    ".mp3": frozenset({"MP3"}),
+    ".flac": frozenset({"FLAC"}),
+    ".ogg": frozenset({"OGG"}),
+    ".opus": frozenset({"OGG"}),
+}
+_FORMAT_EXTENSION = {"WAV": ".wav", "WAVEX": ".wav", "RF64": ".wav", "MP3": ".mp3"}
+_FORMAT_EXTENSION |= {"FLAC": ".flac", "OGG": ".ogg"}
+
+# A RIFF size of 0xFFFFFFFF (or 0) means "unknown length" (streamed writers): not a claim.
+_UNKNOWN_SIZES = (0, 0xFFFFFFFF)
+
+
+def container_problem(rel: str, raw: bytes, detected: str) -> str | None:
+    """Why a decoded clip is not what its name says, or None: the container libsndfile found
+    (`detected`) must be the one its extension promises, and a WAV's header must not claim
+    more audio than the file holds (a truncated copy plays short, or as noise)."""
+    suffix = Path(rel).suffix.lower()
+    allowed = EXTENSION_FORMATS.get(suffix)
+    if allowed is not None and detected not in allowed:
+        right = _FORMAT_EXTENSION.get(detected, "its real extension")
+        return (
+            f"holds {detected} audio but is named {suffix}; rename it to {right} (and its "
+            "reference in items.jsonl), or convert it"
+        )
+    if detected in ("WAV", "WAVEX"):
+        return _wav_truncation(raw)
+    return None
+
+
+def _wav_truncation(raw: bytes) -> str | None:
+    """The RIFF chunk walk: the data chunk's declared size against the bytes present."""
+    if len(raw) < 12 or raw[:4] != b"RIFF" or raw[8:12] != b"WAVE":
+        return None  # RIFX / RF64: left to the decoder
+    pos = 12
+    while pos + 8 <= len(raw):
+        cid = raw[pos : pos + 4]
+        (size,) = struct.unpack("<I", raw[pos + 4 : pos + 8])
+        body = pos + 8
+        if cid == b"data":
+            present = len(raw) - body
+            if size not in _UNKNOWN_SIZES and size > present:
+                return (
+                    f"is truncated: its WAV header claims {size} bytes of audio but the file "
+                    f"holds {present}; re-render or re-export the clip"
+                )
+            return None
+        pos = body + size + (size & 1)  # chunks are padded to an even length
+    return None

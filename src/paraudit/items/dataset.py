@@ -26,6 +26,9 @@ from paraudit.permissions import follow_umask
 MANIFEST = "dataset.json"
 ITEMS = "items.jsonl"
 AUDIO_DIR = "audio"
+# What paraudit writes into a dataset folder beside the three above (builders' dataset card):
+# --force replaces a folder holding nothing else, so no run, notes or export kept inside is lost.
+OWN_EXTRAS = ("card.json", "CARD.md")
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -84,6 +87,33 @@ class Dataset:
         if not self._by_id:  # indexed on first use: a runner asks once per perception answer
             self._by_id.update((it.id, it) for it in self.items)
         return self._by_id[item_id]
+
+
+def foreign_entries(root: Path) -> list[str]:
+    """What a dataset folder holds that paraudit did not write there (relative paths): anything
+    beside dataset.json, items.jsonl, the card and audio/, and any folder inside audio/."""
+    own = {MANIFEST, ITEMS, AUDIO_DIR, *OWN_EXTRAS}
+    out = [p.name for p in sorted(root.iterdir()) if p.name not in own]
+    if (root / AUDIO_DIR).is_symlink() or (root / AUDIO_DIR).is_file():
+        out.append(AUDIO_DIR)
+    elif (root / AUDIO_DIR).is_dir():
+        out += [
+            f"{AUDIO_DIR}/{p.name}"
+            for p in sorted((root / AUDIO_DIR).iterdir())
+            if p.is_dir() and not p.is_symlink()
+        ]
+    return out
+
+
+def refuse_foreign(root: Path, foreign: list[str], what: str) -> None:
+    """One line naming what would be lost if `root` were replaced."""
+    if foreign:
+        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+        shown = ", ".join(foreign[:3]) + more
+        raise DatasetError(
+            f"{root} holds files paraudit did not write there ({shown}); --force only replaces "
+            f"an earlier {what}: move them out or choose a new folder"
+        )
 
 
 def read_manifest(root: Path) -> DatasetManifest:
@@ -192,6 +222,8 @@ def _write_dataset(
         raise DatasetError(f"{root}: already exists")
     if nonempty and not (root / MANIFEST).is_file():
         raise DatasetError(f"{root}: exists and is not a dataset folder; refusing to replace it")
+    if nonempty:
+        refuse_foreign(root, foreign_entries(root), "dataset")
     root.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{root.name}.tmp-", dir=root.parent))
     follow_umask(tmp)

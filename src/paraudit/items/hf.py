@@ -19,10 +19,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from paraudit.errors import DatasetError, MissingExtraError
+from paraudit.items.clips import EXTENSION_FORMATS
 from paraudit.items.dataset import (
     MANIFEST,
     audio_name,
+    foreign_entries,
     load_dataset,
+    refuse_foreign,
     swap_into_place,
     write_dataset,
 )
@@ -85,6 +88,21 @@ def _refuse_to_clobber(out: Path, overwrite: bool, marker: str) -> None:
             raise DatasetError(f"{out}: is not empty; choose a new folder (or overwrite it)")
         if not (out / marker).exists():
             raise DatasetError(f"{out}: holds other files (no {marker}); refusing to replace it")
+        if marker == HF_STATE:
+            refuse_foreign(out, hf_foreign_entries(out), "export")
+        else:
+            refuse_foreign(out, foreign_entries(out), "dataset")
+
+
+def hf_foreign_entries(root: Path) -> list[str]:
+    """What an export folder holds beyond what save_to_disk writes (state.json,
+    dataset_info.json and the .arrow shards)."""
+    own = {HF_STATE, "dataset_info.json"}
+    return [
+        p.name
+        for p in sorted(root.iterdir())
+        if not (p.name in own or (p.suffix == ".arrow" and p.is_file() and not p.is_symlink()))
+    ]
 
 
 def export_hf(
@@ -179,7 +197,10 @@ def import_hf(
 
         def put(entry: dict[str, Any]) -> str:
             data: bytes = entry["bytes"]
-            rel = audio_name(data)
+            # The export keeps each clip's file name: its extension (an .mp3 source recording)
+            # must survive, or validation rightly refuses MP3 bytes named .wav.
+            suffix = Path(str(entry.get("path") or "")).suffix.lower()
+            rel = audio_name(data, suffix if suffix in EXTENSION_FORMATS else ".wav")
             if rel not in audio:
                 path = Path(tmp) / Path(rel).name
                 path.write_bytes(data)

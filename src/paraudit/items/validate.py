@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from paraudit.errors import DatasetError
 from paraudit.items.balance import balance_warnings, unsupported_items
-from paraudit.items.clips import read_clip
+from paraudit.items.clips import container_problem, read_clip
 from paraudit.items.dataset import (
     AUDIO_DIR,
     ITEMS,
@@ -141,6 +141,9 @@ def inspect_clip(root: Path, rel: str, expected_sha256: str | None = None) -> Cl
             data = f.read(dtype="float32", always_2d=True)
     except Exception as e:  # soundfile raises several types for corrupt files
         return _decode_error(e)
+    wrong = container_problem(rel, raw, fmt)
+    if wrong is not None:
+        return wrong
     if channels != 1:
         return f"has {channels} channels; clips must be mono (downmix it to one channel)"
     seconds = data.shape[0] / rate if rate else 0.0

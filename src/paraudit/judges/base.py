@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from paraudit.errors import ParauditError
-from paraudit.judges.spec import JudgeSpec, parse_judge_spec
+from paraudit.judges.spec import BUILTIN_HOOKS, RUNNER_OPTIONS, JudgeSpec, parse_judge_spec
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
 
@@ -50,14 +53,24 @@ class FatalJudgeError(ParauditError):
     """A call failed in a way retrying cannot fix (authentication, bad request): stop the run."""
 
 
-# Options the runner itself reads for any judge (rate limits, the per-call timeout).
-RUNNER_OPTIONS = frozenset({"rpm", "tpm", "timeout"})
-# The built-in judges' test hooks (common to all of them).
-BUILTIN_HOOKS = frozenset({"delay", "burn", "calllog", "fail_rate", "fail_times"})
+__all__ = ["BUILTIN_HOOKS", "RUNNER_OPTIONS", "Capabilities", "Judge", "JudgeError", "Reply"]
+
+_BUILDING: ContextVar[JudgeSpec | None] = ContextVar("_BUILDING", default=None)
+"""The spec the registry is building a judge from: a third-party judge's constructor takes the
+spec text (its published signature), and must not parse that text a second time."""
+
+
+@contextmanager
+def building(spec: JudgeSpec) -> Iterator[None]:
+    token = _BUILDING.set(spec)
+    try:
+        yield
+    finally:
+        _BUILDING.reset(token)
 
 
 class Judge(ABC):
-    """A judge backend. Subclasses are built from a spec string by the registry."""
+    """A judge backend, built by the registry from a parsed JudgeSpec (its one identity)."""
 
     capabilities = Capabilities()
     accepts: frozenset[str] | None = None
@@ -68,11 +81,18 @@ class Judge(ABC):
     """True: the runner passes each instance's structured `question` to `generate` (judges
     that answer from the question's data rather than only the prompt, e.g. the built-ins)."""
 
-    def __init__(self, spec: str, options: dict[str, str]) -> None:
-        self.spec = spec
-        self.options = options
-        # The registry sets the spec it parsed; a judge built by hand parses its own.
-        self.judge_spec: JudgeSpec = parse_judge_spec(spec)
+    def __init__(self, spec: str | JudgeSpec, options: dict[str, str] | None = None) -> None:
+        # The registry passes the spec it was given (or, to a third-party constructor that
+        # takes text, sets it in `building`); only a judge built by hand parses its own text.
+        if isinstance(spec, JudgeSpec):
+            js = spec
+        else:
+            pending = _BUILDING.get()
+            js = pending if pending is not None and pending.text == spec else parse_judge_spec(spec)
+        self.judge_spec: JudgeSpec = js
+        self.spec = js.text
+        """The spec as written, for messages."""
+        self.options = options if options is not None else js.options
         self.notes: list[str] = []
         """What the user should know that is not an error (e.g. a check skipped)."""
 

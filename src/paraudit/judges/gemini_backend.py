@@ -11,20 +11,22 @@ from __future__ import annotations
 from typing import Any
 
 from paraudit.errors import MissingExtraError
-from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
 from paraudit.judges.hosted import (
     AudioPayload,
     Decoding,
     api_key,
+    capped_reply,
     error_message,
+    judge_failure,
     other_params,
     read_audio,
-    retry_after,
     sdk_version,
 )
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
+from paraudit.providers import gemini_failure
 
 # Gemini's documented limit for a request with inline data is 20 MB; leave room for the text
 # and base64 overhead.
@@ -37,7 +39,7 @@ def make_gemini(spec: str, s: Spec) -> GeminiJudge:
 
 class GeminiJudge(Judge):
     def __init__(self, spec: str, s: Spec) -> None:
-        super().__init__(spec, s.options)
+        super().__init__(s, s.options)
         try:
             from google import genai
             from google.genai import errors, types
@@ -45,17 +47,17 @@ class GeminiJudge(Judge):
             raise MissingExtraError("judge backend 'gemini'", "gemini", "google-genai") from None
         self.model = s.model
         self.base_url = s.base_url
-        self.decoding = Decoding.from_options(s.options)
-        self.inline_limit = int(float(s.options.get("inline_limit_mb", 0)) * 1024 * 1024) or (
+        self.decoding = Decoding.from_spec(s)
+        self.inline_limit = int((s.number("inline_limit_mb") or 0) * 1024 * 1024) or (
             INLINE_LIMIT_BYTES
         )
-        if "max_audio_seconds" in s.options:
-            self.capabilities = Capabilities(
-                max_audio_seconds=float(s.options["max_audio_seconds"])
-            )
-        key = api_key(s.options, ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini")
+        seconds = s.number("max_audio_seconds")
+        if seconds is not None:
+            self.capabilities = Capabilities(max_audio_seconds=seconds)
+        key = api_key(s, ("GEMINI_API_KEY", "GOOGLE_API_KEY"))
+        timeout = s.number("timeout")
         http = types.HttpOptions(
-            base_url=self.base_url, timeout=int(float(s.options.get("timeout", 120)) * 1000)
+            base_url=self.base_url, timeout=int((120.0 if timeout is None else timeout) * 1000)
         )
         self._types, self._errors = types, errors
         self.client = genai.Client(api_key=key, http_options=http)
@@ -130,18 +132,11 @@ class GeminiJudge(Judge):
             resp = await self.client.aio.models.generate_content(
                 model=self.model, contents=contents, config=self._config()
             )
-        except self._errors.ClientError as e:
-            if e.code == 429:
-                raise JudgeError(f"429 rate limited: {error_message(e)}", retry_after(e)) from None
-            if e.code in (401, 403):
-                raise FatalJudgeError(
-                    f"gemini: authentication failed ({error_message(e)})"
-                ) from None
-            if e.code in (408,):
-                raise JudgeError(f"HTTP {e.code}: {error_message(e)}") from None
-            raise FatalJudgeError(f"gemini: request rejected ({error_message(e)})") from None
-        except self._errors.ServerError as e:
-            raise JudgeError(f"HTTP {e.code}: {error_message(e)}", retry_after(e)) from None
+        except self._errors.APIError as e:
+            failure = gemini_failure(self._errors, e)
+            if failure is None:
+                raise
+            raise judge_failure(failure) from None
         usage: dict[str, Any] = {"audio_via_files_api": via_files}
         if resp.usage_metadata is not None:
             usage.update(resp.usage_metadata.model_dump(exclude_none=True))
@@ -162,6 +157,7 @@ class GeminiJudge(Judge):
             p.text or ""
             for p in (cand.content.parts if cand.content and cand.content.parts else [])
         )
+        text = capped_reply(text, usage)
         reason = str(cand.finish_reason) if cand.finish_reason is not None else ""
         if "SAFETY" in reason or "PROHIBITED" in reason or "BLOCKLIST" in reason:
             return Reply(

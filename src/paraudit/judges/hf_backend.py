@@ -24,6 +24,7 @@ from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
 from paraudit.judges.hosted import sdk_version
 from paraudit.judges.registry import Spec
+from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
 
@@ -52,10 +53,10 @@ def load_audio(path: Any, rate: int) -> tuple[np.ndarray, str]:
 
 
 class HFJudge(Judge):
-    accepts = frozenset({"device", "dtype", "batch_size", "max_tokens", "temperature", "seed"})
+    accepts = LOCAL_OPTIONS["hf"]
 
     def __init__(self, spec: str, s: Spec) -> None:
-        super().__init__(spec, s.options)
+        super().__init__(s, s.options)
         for module, extra in (("torch", "hf"), ("transformers", "hf")):
             try:
                 __import__(module)
@@ -65,10 +66,12 @@ class HFJudge(Judge):
         o = s.options
         self.device = o.get("device", "cpu")
         self.dtype = o.get("dtype", "float32")
-        self.batch_size = int(o.get("batch_size", 4))
-        self.max_new_tokens = int(o.get("max_tokens", 256))
-        self.temperature = float(o.get("temperature", 0.0))
-        self.seed = int(o["seed"]) if "seed" in o else None
+        # Numbers typed when the spec was parsed.
+        batch_size, max_tokens = s.whole("batch_size"), s.whole("max_tokens")
+        self.batch_size = 4 if batch_size is None else batch_size
+        self.max_new_tokens = 256 if max_tokens is None else max_tokens
+        self.temperature = s.number("temperature") or 0.0
+        self.seed = s.whole("seed")
         self.model: Any = None
         self.processor: Any = None
         self.rate = 16000

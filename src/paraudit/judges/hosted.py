@@ -4,18 +4,32 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 from dataclasses import dataclass
 from typing import Any
 
-from paraudit.errors import ParauditError
-from paraudit.judges.base import FatalJudgeError
-from paraudit.judges.spec import HARNESS_OPTIONS
+from paraudit.judges.base import FatalJudgeError, JudgeError
+from paraudit.judges.spec import HARNESS_OPTIONS, JudgeSpec
 from paraudit.protocols.parts import AudioPart, Prompt
+from paraudit.providers import Failure, find_key, first_line
 from paraudit.versions import package_version
 
 AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
 DECODING_OPTIONS = {"temperature", "top_p", "seed", "max_tokens"}
+
+
+MAX_REPLY_CHARS = 64 * 1024
+"""A judge's answer is a few words; a reply beyond this (a runaway generation, a hostile server)
+is stored cut to it, its full size recorded in usage, instead of twice whole (calls.sqlite and
+results.jsonl)."""
+
+
+def capped_reply(text: str, usage: dict[str, Any]) -> str:
+    """`text` cut to MAX_REPLY_CHARS, noting the full length in `usage` when it was cut."""
+    if len(text) <= MAX_REPLY_CHARS:
+        return text
+    usage["reply_chars"] = len(text)
+    usage["reply_stored_chars"] = MAX_REPLY_CHARS
+    return text[:MAX_REPLY_CHARS]
 
 
 def other_params(options: dict[str, str], handled: set[str]) -> dict[str, str]:
@@ -24,31 +38,23 @@ def other_params(options: dict[str, str], handled: set[str]) -> dict[str, str]:
     return {k: v for k, v in sorted(options.items()) if k not in skip}
 
 
-def error_message(e: Exception) -> str:
-    """The first line of an SDK error, short enough for a one-line message."""
-    return str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+error_message = first_line
 
 
-def retry_after(e: Any) -> float | None:
-    """Seconds from an HTTP error's Retry-After header, if the SDK exposes the response."""
-    try:
-        value = e.response.headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (AttributeError, ValueError):
-        return None
-
-
-def api_key(options: dict[str, str], defaults: tuple[str, ...], backend: str) -> str:
-    """The key from `key_env=NAME` or the backend's usual variables; never stored anywhere."""
-    names = (options["key_env"],) if "key_env" in options else defaults
-    for name in names:
-        value = os.environ.get(name)
-        if value:
-            return value
-    raise ParauditError(
-        f"{backend} judge needs an API key: set {' or '.join(names)}"
-        + ("" if "key_env" in options else " (or name another variable with --api-key-env)")
+def api_key(s: JudgeSpec, defaults: tuple[str, ...], *, optional: bool = False) -> str:
+    """The judge's key from its spec's key_env or the backend's usual variables."""
+    return find_key(
+        s.key_env,
+        defaults,
+        f"{s.backend} judge",
+        optional=optional,
+        hint=" (or name another variable with --api-key-env)",
     )
+
+
+def judge_failure(f: Failure) -> Exception:
+    """A classified provider failure as the runner's error types (stop, or retry)."""
+    return FatalJudgeError(f.message) if f.fatal else JudgeError(f.message, f.retry_after)
 
 
 @dataclass(frozen=True)
@@ -59,16 +65,15 @@ class Decoding:
     max_tokens: int = 1024
 
     @classmethod
-    def from_options(cls, options: dict[str, str]) -> Decoding:
-        try:
-            return cls(
-                temperature=float(options.get("temperature", 0.0)),
-                top_p=float(options["top_p"]) if "top_p" in options else None,
-                seed=int(options["seed"]) if "seed" in options else None,
-                max_tokens=int(options.get("max_tokens", 1024)),
-            )
-        except ValueError as e:
-            raise ParauditError(f"bad decoding option: {e}") from None
+    def from_spec(cls, s: JudgeSpec) -> Decoding:
+        """The decoding options, typed when the spec was parsed (no conversion here)."""
+        temperature, max_tokens = s.number("temperature"), s.whole("max_tokens")
+        return cls(
+            temperature=0.0 if temperature is None else temperature,
+            top_p=s.number("top_p"),
+            seed=s.whole("seed"),
+            max_tokens=1024 if max_tokens is None else max_tokens,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}

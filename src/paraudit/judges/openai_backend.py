@@ -8,7 +8,6 @@ makes the request (its own retries are off: the runner retries, honouring Retry-
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from paraudit.errors import MissingExtraError, ParauditError
@@ -16,15 +15,17 @@ from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, JudgeErro
 from paraudit.judges.hosted import (
     Decoding,
     api_key,
+    capped_reply,
     error_message,
+    judge_failure,
     openai_content,
     other_params,
-    retry_after,
     sdk_version,
 )
 from paraudit.judges.registry import Spec
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
+from paraudit.providers import openai_failure
 
 AUDIO_PART_FORMS = ("input_audio", "audio_url")
 LISTING_ABSENT = (404, 405, 501)
@@ -37,33 +38,29 @@ def make_openai(spec: str, s: Spec) -> OpenAIJudge:
 
 class OpenAIJudge(Judge):
     def __init__(self, spec: str, s: Spec) -> None:
-        super().__init__(spec, s.options)
+        super().__init__(s, s.options)
         try:
             import openai
         except ImportError:
             raise MissingExtraError("judge backend 'openai'", "openai", "openai") from None
         self.model = s.model
         self.base_url = s.base_url
-        self.decoding = Decoding.from_options(s.options)
+        self.decoding = Decoding.from_spec(s)
         self.audio_part = s.options.get("audio_part", "input_audio")
         if self.audio_part not in AUDIO_PART_FORMS:
             raise ParauditError(f"audio_part must be one of {', '.join(AUDIO_PART_FORMS)}")
-        if "max_audio_seconds" in s.options:
-            self.capabilities = Capabilities(
-                max_audio_seconds=float(s.options["max_audio_seconds"])
-            )
+        seconds = s.number("max_audio_seconds")
+        if seconds is not None:
+            self.capabilities = Capabilities(max_audio_seconds=seconds)
         # A local OpenAI-compatible server usually needs no key; the hosted API always does.
-        key = (
-            api_key(s.options, ("OPENAI_API_KEY",), "openai")
-            if self.base_url is None or "key_env" in s.options
-            else (os.environ.get("OPENAI_API_KEY") or "EMPTY")
-        )
+        key = api_key(s, ("OPENAI_API_KEY",), optional=self.base_url is not None)
         self._openai = openai
+        timeout = s.number("timeout")
         self.client = openai.AsyncOpenAI(
             api_key=key,
             base_url=self.base_url,
             max_retries=0,
-            timeout=float(s.options.get("timeout", 120)),
+            timeout=120.0 if timeout is None else timeout,
         )
 
     def params(self) -> dict[str, Any]:
@@ -115,7 +112,14 @@ class OpenAIJudge(Judge):
         an error."""
         o = self._openai
         try:
-            ids = [m.id async for m in self.client.models.list()]
+            ids = [str(m.id) async for m in self.client.models.list()]
+        except (AttributeError, TypeError, ValueError, KeyError):
+            # A 200 that is not a listing (an HTML page, a proxy's login form): the URL is
+            # not an OpenAI-compatible API root.
+            raise FatalJudgeError(
+                f"{self.base_url}/models answered with something that is not a model listing "
+                "(not OpenAI JSON); check the base URL (it usually ends in /v1)"
+            ) from None
         except o.APIStatusError as e:
             if e.status_code not in LISTING_ABSENT:
                 raise
@@ -149,16 +153,11 @@ class OpenAIJudge(Judge):
                 },
                 cast_to=str,  # the body as text: read below without building SDK models
             )
-        except o.RateLimitError as e:
-            raise JudgeError(f"429 rate limited: {error_message(e)}", retry_after(e)) from None
-        except (o.AuthenticationError, o.PermissionDeniedError) as e:
-            raise FatalJudgeError(f"openai: authentication failed ({error_message(e)})") from None
-        except (o.BadRequestError, o.NotFoundError, o.UnprocessableEntityError) as e:
-            raise FatalJudgeError(f"openai: request rejected ({error_message(e)})") from None
-        except o.APIStatusError as e:
-            raise JudgeError(f"HTTP {e.status_code}: {error_message(e)}", retry_after(e)) from None
-        except (o.APIConnectionError, o.APITimeoutError) as e:
-            raise JudgeError(f"connection: {error_message(e)}") from None
+        except o.OpenAIError as e:
+            failure = openai_failure(o, e)
+            if failure is None:
+                raise
+            raise judge_failure(failure) from None
         return chat_reply(resp, sent)
 
 
@@ -171,10 +170,15 @@ def chat_reply(body: str, sent: tuple[str, ...]) -> Reply:
         first = choices[0] if choices else {}
         msg = first.get("message") or {}
         content = msg.get("content") or ""
-    except (ValueError, AttributeError, TypeError):
-        raise JudgeError(f"malformed response body: {body[:80]!r}") from None
+        usage = dict(usage)
+        content = capped_reply(str(content), usage)
+    except (ValueError, AttributeError, TypeError, KeyError, IndexError):
+        raise JudgeError(
+            f"malformed response body (not a chat completion: {body[:80]!r})"
+        ) from None
     if not choices:
-        return Reply("", refused="empty response (no choices)", usage=usage, sent_audio_sha256=sent)
+        # No answer at all is a failed call (retried, then an error row), not a refusal.
+        raise JudgeError("empty response (the server returned no choices)")
     if msg.get("refusal"):
         return Reply(content, refused=str(msg["refusal"]), usage=usage, sent_audio_sha256=sent)
     if first.get("finish_reason") == "content_filter":

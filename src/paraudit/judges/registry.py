@@ -6,7 +6,6 @@ that says what to do. Third-party judges register under the entry-point group `p
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import importlib.util
 import os
@@ -14,8 +13,9 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 
 from paraudit.errors import MissingExtraError, ParauditError
-from paraudit.judges.base import RUNNER_OPTIONS, Judge
+from paraudit.judges.base import RUNNER_OPTIONS, Judge, building
 from paraudit.judges.spec import JudgeSpec, parse_judge_spec
+from paraudit.specs import SpecError, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -83,8 +83,8 @@ Spec = JudgeSpec
 """Backends' factories take (spec text, JudgeSpec); the old name stays for them."""
 
 
-def parse_spec(spec: str) -> JudgeSpec:
-    return parse_judge_spec(spec)
+parse_spec = parse_judge_spec
+"""The judges' parser under its older name."""
 
 
 def _importable(module: str) -> bool:
@@ -98,16 +98,15 @@ def _third_party() -> dict[str, object]:
     return {ep.name: ep for ep in entry_points(group="paraudit.judges")}
 
 
-def _did_you_mean(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
+_did_you_mean = did_you_mean
 
 
 def load_judge(spec: str | JudgeSpec) -> Judge:
-    """Build the judge a spec names; the JudgeSpec parsed here is the judge's one identity."""
+    """Build the judge a spec names. The run path hands in the JudgeSpec the CLI parsed, and
+    the judge keeps that very object as its identity; text is parsed here only for callers
+    outside a run (tests, notebooks)."""
     s = spec if isinstance(spec, JudgeSpec) else parse_judge_spec(spec)
     judge = _make(s)
-    judge.judge_spec = s
     check_options(judge, s)
     return judge
 
@@ -120,7 +119,7 @@ def check_options(judge: Judge, s: JudgeSpec) -> None:
     takes = sorted(judge.accepts | RUNNER_OPTIONS)
     for name in s.options:
         if name not in takes:
-            raise ParauditError(
+            raise SpecError(
                 f"{s.head} has no option '{name}' (it takes: {', '.join(takes)})"
                 + _did_you_mean(name, takes)
             )
@@ -131,13 +130,14 @@ def _make(s: JudgeSpec) -> Judge:
     third = _third_party()
     if s.backend in third:
         cls = third[s.backend].load()  # type: ignore[attr-defined]
-        judge: Judge = cls(spec, s.options)
+        with building(s):  # its constructor takes the text: Judge.__init__ uses `s` unparsed
+            judge: Judge = cls(spec, s.options)
         return judge
     if s.backend not in BACKENDS:
         known = sorted([*BACKENDS, *third])
-        raise ParauditError(
+        raise ParauditError(  # a name not known (exit 1); a malformed spec is a SpecError (2)
             f"unknown judge backend '{s.backend}' (known: {', '.join(known)})"
-            + _did_you_mean(s.backend, known)
+            + did_you_mean(s.backend, known)
         )
     b = BACKENDS[s.backend]
     for mod in b.needs:

@@ -1,20 +1,33 @@
-"""JudgeSpec: a judge spec string `backend:model[@base_url][?key=value&...]`, parsed once.
+"""JudgeSpec: a judge spec `backend:model[@base_url][?name=value&...]`, parsed once, at the CLI.
 
-Options split in two: model options change what the judge answers (temperature, seed, …) and
-are part of its label and cache key; harness options change only how calls are made (rate
-limits, timeouts, the key's variable name, test hooks) and are not. Values are checked here,
-at parse time, so a typo is one line before any work, never a hang or a traceback later.
+The grammar is `paraudit.specs`; this module adds the judges' option rules. Options split in
+two: model options change what the judge answers (temperature, seed, …) and are part of its
+label and cache key; harness options change only how calls are made (rate limits, timeouts,
+the key's variable name, test hooks) and are not. Values are typed here, at parse time, so a
+typo is one line before any work, never a hang or a traceback later.
+
+The parsed object is the judge's only identity: the runner, the judge, the Ray proxy and its
+workers receive it as an object, and run.json stores it as structure (`as_dict`).
 """
 
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from urllib.parse import parse_qsl
+from dataclasses import dataclass, replace
+from typing import Any
 
-from paraudit.errors import ParauditError
+from paraudit.specs import (
+    Convert,
+    ParsedSpec,
+    SpecError,
+    did_you_mean,
+    form,
+    integer,
+    near_miss,
+    number,
+    parse_spec,
+    typed,
+)
 
 # Options that change how calls are made but not what the model answers.
 HARNESS_OPTIONS = frozenset(
@@ -39,82 +52,90 @@ HARNESS_OPTIONS = frozenset(
     }
 )
 
-
-def _number(lo: float, hi: float = math.inf, *, lo_open: bool = True) -> Callable[[str], str]:
-    def check(v: str) -> str:
-        try:
-            x = float(v)
-        except ValueError:
-            raise ValueError("must be a number") from None
-        low_ok = x > lo if lo_open else x >= lo
-        if not (low_ok and x <= hi and math.isfinite(x)):
-            bound = f"{'>' if lo_open else '≥'} {lo:g}" + (
-                "" if hi == math.inf else f" and ≤ {hi:g}"
-            )
-            raise ValueError(f"must be {bound}")
-        return v
-
-    return check
-
-
-def _integer(lo: int) -> Callable[[str], str]:
-    def check(v: str) -> str:
-        try:
-            x = int(v)
-        except ValueError:
-            raise ValueError("must be a whole number") from None
-        if x < lo:
-            raise ValueError(f"must be ≥ {lo}")
-        return v
-
-    return check
-
-
-def _any_int(v: str) -> str:
-    return _integer(-(2**63))(v)
-
-
-CHECKS: dict[str, Callable[[str], str]] = {
-    "rpm": _number(0),
-    "tpm": _number(0),
-    "timeout": _number(0),
-    "max_audio_seconds": _number(0),
-    "inline_limit_mb": _number(0),
-    "batch_size": _integer(1),
-    "limit_audio": _integer(1),
-    "delay": _number(0, lo_open=False),
-    "burn": _number(0, lo_open=False),
-    "max_model_len": _integer(1),
-    "gpu_memory_utilization": _number(0, 1),
-    "fail_rate": _number(0, 1, lo_open=False),
-    "fail_times": _integer(0),
-    "temperature": _number(0, lo_open=False),
-    "top_p": _number(0, 1),
-    "seed": _any_int,
-    "max_tokens": _integer(1),
+CHECKS: dict[str, Convert] = {
+    "rpm": number(0),
+    "tpm": number(0),
+    "timeout": number(0),
+    "max_audio_seconds": number(0),
+    "inline_limit_mb": number(0),
+    "batch_size": integer(1),
+    "limit_audio": integer(1),
+    "delay": number(0, lo_open=False),
+    "burn": number(0, lo_open=False),
+    "max_model_len": integer(1),
+    "gpu_memory_utilization": number(0, 1),
+    "fail_rate": number(0, 1, lo_open=False),
+    "fail_times": integer(0),
+    "temperature": number(0, lo_open=False),
+    "top_p": number(0, 1),
+    "seed": integer(-(2**63)),
+    "max_tokens": integer(1),
 }
+
+# What each backend reads. Local backends refuse anything else (a typo such as `sed=3` would
+# otherwise run with the default and label the rows as if it had been applied); hosted ones
+# pass other names through to the provider's API, but refuse a near miss of a name they know.
+RUNNER_OPTIONS = frozenset({"rpm", "tpm", "timeout"})
+"""Options the runner itself reads for any judge (rate limits, the per-call timeout)."""
+BUILTIN_HOOKS = frozenset({"delay", "burn", "calllog", "fail_rate", "fail_times"})
+"""The built-in judges' test hooks (common to all of them)."""
+DECODING = frozenset({"temperature", "top_p", "seed", "max_tokens"})
+LOCAL_OPTIONS: dict[str, frozenset[str]] = {
+    "builtin:random": BUILTIN_HOOKS | {"seed"},
+    "builtin:first": BUILTIN_HOOKS,
+    "builtin:transcript": BUILTIN_HOOKS,
+    "builtin:prosody": BUILTIN_HOOKS,
+    "hf": frozenset({"device", "dtype", "batch_size", "max_tokens", "temperature", "seed"}),
+    "vllm": frozenset(
+        {"limit_audio", "max_model_len", "gpu_memory_utilization", "batch_size"} | DECODING
+    ),
+}
+HOSTED_OPTIONS: dict[str, frozenset[str]] = {
+    "openai": DECODING | {"key_env", "max_audio_seconds", "audio_part"},
+    "gemini": DECODING | {"key_env", "max_audio_seconds", "inline_limit_mb"},
+}
+HOSTED = tuple(HOSTED_OPTIONS)
+
+
+Value = float | int | str
 
 
 @dataclass(frozen=True)
 class JudgeSpec:
     text: str
-    """The spec as the user wrote it."""
+    """The spec as the user wrote it (for messages and resume commands)."""
     backend: str
     model: str
     base_url: str | None
     model_options: tuple[tuple[str, str], ...]
-    """Output-changing options, sorted by name."""
+    """Output-changing options as written, sorted by name (the label and cache keys use the
+    text, so `temperature=0` and `temperature=0.0` stay the judges they always were)."""
     harness_options: tuple[tuple[str, str], ...]
-    """Options that change only how calls are made, sorted by name."""
-
-    @property
-    def key_env(self) -> str | None:
-        return dict(self.harness_options).get("key_env")
+    """Options that change only how calls are made, as written, sorted by name."""
+    values: tuple[tuple[str, Value], ...]
+    """Every option, typed (numbers as float or int; others as text), sorted by name."""
+    key_env: str | None = None
+    """The environment variable holding the API key (never the key itself)."""
 
     @property
     def options(self) -> dict[str, str]:
-        """Every option (model and harness), as backends read them."""
+        """Every option (model and harness) as text, as backends read them."""
         return dict(sorted([*self.model_options, *self.harness_options]))
+
+    def value(self, name: str) -> Value | None:
+        return dict(self.values).get(name)
+
+    def number(self, name: str) -> float | None:
+        """A numeric option, typed at parse time (None when not given)."""
+        v = self.value(name)
+        return float(v) if isinstance(v, int | float) else None
+
+    def whole(self, name: str) -> int | None:
+        v = self.value(name)
+        return v if isinstance(v, int) else None
+
+    def harness_float(self, name: str) -> float | None:
+        return self.number(name)
 
     @property
     def head(self) -> str:
@@ -143,42 +164,83 @@ class JudgeSpec:
             separators=(",", ":"),
         )
 
-    def harness_float(self, name: str) -> float | None:
-        value = dict(self.harness_options).get(name)
-        return float(value) if value is not None else None
+    def with_key_env(self, env: str | None) -> JudgeSpec:
+        """The spec with the API key read from `env` (`--api-key-env`), for hosted judges that
+        do not name a variable themselves; a harness field, so label and keys are unchanged."""
+        if env is None or self.backend not in HOSTED or self.key_env is not None:
+            return self
+        harness = tuple(sorted([*self.harness_options, ("key_env", env)]))
+        values = tuple(sorted([*self.values, ("key_env", env)]))
+        return replace(self, harness_options=harness, values=values, key_env=env)
 
+    def as_dict(self) -> dict[str, Any]:
+        """run.json's record of the judge: structure, read back by `from_dict` unparsed."""
+        where = {"backend": self.backend, "model": self.model, "base_url": self.base_url}
+        return {"text": self.text, **where, "options": self.options}
 
-def parse_judge_spec(text: str) -> JudgeSpec:
-    head, _, query = text.strip().partition("?")
-    if ":" not in head:
-        raise ParauditError(
-            f"judge spec '{text}' must look like backend:model (e.g. builtin:prosody)"
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> JudgeSpec:
+        """A judge as `as_dict` stored it (its options are checked again, not re-parsed)."""
+        options = {str(k): str(v) for k, v in dict(data.get("options") or {}).items()}
+        parts = [f"{k}={v}" for k, v in options.items()]
+        canonical = form(data["backend"], data["model"], data.get("base_url"), parts)
+        parsed = ParsedSpec(
+            str(data.get("text") or canonical),
+            str(data["backend"]),
+            str(data["model"]),
+            data.get("base_url"),
+            tuple(options.items()),
         )
-    backend, model = head.split(":", 1)
-    base_url = None
-    if "@" in model:
-        model, base_url = model.split("@", 1)
-        if not base_url:
-            raise ParauditError(f"judge spec '{text}' has '@' but no base URL after it")
-    if not backend or not model:
-        raise ParauditError(f"judge spec '{text}' names no {'backend' if not backend else 'model'}")
-    try:
-        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
-    except ValueError:
-        raise ParauditError(
-            f"judge spec '{text}': options must look like ?name=value&name=value"
-        ) from None
-    seen: dict[str, str] = {}
-    for name, value in pairs:
-        if name in seen:
-            raise ParauditError(f"judge spec '{text}' sets option '{name}' twice")
-        check = CHECKS.get(name)
-        if check is not None:
-            try:
-                check(value)
-            except ValueError as e:
-                raise ParauditError(f"judge spec '{text}': {name}={value!r} {e}") from None
-        seen[name] = value
-    model_opts = tuple(sorted((k, v) for k, v in seen.items() if k not in HARNESS_OPTIONS))
-    harness = tuple(sorted((k, v) for k, v in seen.items() if k in HARNESS_OPTIONS))
-    return JudgeSpec(text.strip(), backend, model, base_url, model_opts, harness)
+        return _build(parsed)
+
+
+def parse_judge_spec(spec: str) -> JudgeSpec:
+    """The one parser of judge specs on the run path (the CLI calls it for each --judge)."""
+    return _build(parse_spec(spec, "judge", "builtin:prosody"))
+
+
+def _build(p: ParsedSpec) -> JudgeSpec:
+    values = typed(p, "judge", CHECKS)
+    _check_names(p)
+    model_opts = tuple(sorted((k, v) for k, v in p.options if k not in HARNESS_OPTIONS))
+    harness = tuple(sorted((k, v) for k, v in p.options if k in HARNESS_OPTIONS))
+    key_env = values.get("key_env")
+    return JudgeSpec(
+        p.text,
+        p.backend,
+        p.model,
+        p.base_url,
+        model_opts,
+        harness,
+        tuple(sorted(values.items())),
+        key_env if isinstance(key_env, str) else None,
+    )
+
+
+def _check_names(p: ParsedSpec) -> None:
+    """Per-backend option names: a local backend takes only what it reads; a hosted one
+    passes other names on, but not a near miss of one it knows (`temprature`)."""
+    head = f"{p.backend}:{p.model}" + (f"@{p.base_url}" if p.base_url else "")
+    local = LOCAL_OPTIONS.get(f"{p.backend}:{p.model}", LOCAL_OPTIONS.get(p.backend))
+    if local is not None and (p.backend != "builtin" or f"builtin:{p.model}" in LOCAL_OPTIONS):
+        takes = sorted(local | RUNNER_OPTIONS)
+        for name, _ in p.options:
+            if name not in takes:
+                raise SpecError(
+                    f"{head} has no option '{name}' (it takes: {', '.join(takes)})"
+                    + did_you_mean(name, takes)
+                )
+        return
+    hosted = HOSTED_OPTIONS.get(p.backend)
+    if hosted is None:
+        return  # a third-party backend reads what it likes
+    for name, _ in p.options:
+        meant = near_miss(name, hosted | RUNNER_OPTIONS)
+        if meant is not None:
+            raise SpecError(
+                f"judge spec '{p.text}': no option '{name}'; did you mean '{meant}'? (other "
+                "names are passed on to the provider, so a typo would be silently ignored)"
+            )
+
+
+__all__ = ["HOSTED", "JudgeSpec", "SpecError", "parse_judge_spec"]

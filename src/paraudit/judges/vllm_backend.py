@@ -15,6 +15,7 @@ from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
 from paraudit.judges.hosted import Decoding, openai_content, sdk_version
 from paraudit.judges.registry import Spec
+from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
 
@@ -48,29 +49,19 @@ def vllm_messages(prompt: Prompt) -> tuple[list[dict[str, Any]], tuple[str, ...]
 
 
 class VLLMJudge(Judge):
-    accepts = frozenset(
-        {
-            "limit_audio",
-            "max_model_len",
-            "gpu_memory_utilization",
-            "batch_size",
-            "temperature",
-            "top_p",
-            "seed",
-            "max_tokens",
-        }
-    )
+    accepts = LOCAL_OPTIONS["vllm"]
 
     def __init__(self, spec: str, s: Spec) -> None:
-        super().__init__(spec, s.options)
+        super().__init__(s, s.options)
         try:
             import vllm  # noqa: F401
         except ImportError:
             raise MissingExtraError("judge backend 'vllm'", "vllm", "vllm") from None
         self.model_id = s.model
-        self.decoding = Decoding.from_options(s.options)
-        self.batch_size = int(s.options.get("batch_size", 32))
-        self.max_audio_parts = int(s.options.get("limit_audio", 16))
+        self.decoding = Decoding.from_spec(s)
+        batch_size, limit_audio = s.whole("batch_size"), s.whole("limit_audio")
+        self.batch_size = 32 if batch_size is None else batch_size
+        self.max_audio_parts = 16 if limit_audio is None else limit_audio
         # Prompts with more clips than the engine accepts are refused before any call.
         self.capabilities = Capabilities(max_audio_parts=self.max_audio_parts)
         self.llm: Any = None

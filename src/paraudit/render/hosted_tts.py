@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import io
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ import soundfile as sf
 
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.items.records import Speaker
+from paraudit.providers import find_key, first_line, openai_failure
 from paraudit.render.tts import TTSBackend, TTSSpec
 from paraudit.render.tts_styles import gemini_prompt, instructions_for, style_key
 
@@ -32,20 +32,6 @@ HOSTED_RATE = 24000
 
 class TTSError(ParauditError):
     """A hosted TTS call that failed for good (after the SDK's own retries)."""
-
-
-def _first_line(e: Exception) -> str:
-    return str(e).splitlines()[0][:200] if str(e) else type(e).__name__
-
-
-def _key(options: dict[str, str], defaults: tuple[str, ...], backend: str, local: bool) -> str:
-    names = (options["key_env"],) if "key_env" in options else defaults
-    for name in names:
-        if os.environ.get(name):
-            return os.environ[name]
-    if local and "key_env" not in options:
-        return "EMPTY"  # a local compatible server usually needs no key
-    raise ParauditError(f"{backend} TTS needs an API key: set {' or '.join(names)}")
 
 
 def _voice_set(options: dict[str, str], default: tuple[str, ...]) -> tuple[str, ...]:
@@ -99,7 +85,13 @@ class OpenAITTS(TTSBackend):
         self.base_url = s.base_url
         self.voices = _voice_set(s.options, OPENAI_VOICES)
         self.sample_rate = _rate(s.options)
-        key = _key(s.options, ("OPENAI_API_KEY",), "openai", s.base_url is not None)
+        # A local compatible server usually needs no key; the hosted API always does.
+        key = find_key(
+            s.options.get("key_env"),
+            ("OPENAI_API_KEY",),
+            "openai TTS",
+            optional=s.base_url is not None,
+        )
         self._openai = openai
         self.client = openai.OpenAI(
             api_key=key,
@@ -131,16 +123,17 @@ class OpenAITTS(TTSBackend):
                 instructions=instructions,
                 response_format="wav",
             )
-        except (o.AuthenticationError, o.PermissionDeniedError) as e:
-            raise TTSError(f"openai TTS: authentication failed ({_first_line(e)})") from None
-        except (o.BadRequestError, o.NotFoundError, o.UnprocessableEntityError) as e:
-            raise TTSError(f"openai TTS: request rejected ({_first_line(e)})") from None
-        except o.APIStatusError as e:
-            raise TTSError(f"openai TTS: HTTP {e.status_code} ({_first_line(e)})") from None
         except (o.APIConnectionError, o.APITimeoutError):
             raise TTSError(
                 f"openai TTS: cannot reach {self.base_url or 'the OpenAI API'}"
             ) from None
+        except o.OpenAIError as e:
+            # The SDK has already retried what is worth retrying: every failure here is final.
+            failure = openai_failure(o, e, "openai TTS")
+            if failure is None:
+                raise
+            fatal = failure.message if failure.fatal else f"openai TTS: {failure.message}"
+            raise TTSError(fatal) from None
         samples, rate = decode_wav(resp.content)
         meta = {
             "model": self.model,
@@ -174,7 +167,7 @@ class GeminiTTS(TTSBackend):
         self.base_url = s.base_url
         self.voices = _voice_set(s.options, GEMINI_VOICES)
         self.sample_rate = _rate(s.options)
-        key = _key(s.options, ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini", False)
+        key = find_key(s.options.get("key_env"), ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini TTS")
         http = types.HttpOptions(
             base_url=s.base_url,
             timeout=int(float(s.options.get("timeout", 120)) * 1000),
@@ -213,9 +206,9 @@ class GeminiTTS(TTSBackend):
                 model=self.model, contents=prompt, config=config
             )
         except self._errors.APIError as e:
-            raise TTSError(f"gemini TTS: HTTP {e.code} ({_first_line(e)})") from None
+            raise TTSError(f"gemini TTS: HTTP {e.code} ({first_line(e)})") from None
         except OSError as e:
-            raise TTSError(f"gemini TTS: cannot reach the service ({_first_line(e)})") from None
+            raise TTSError(f"gemini TTS: cannot reach the service ({first_line(e)})") from None
         blob = None
         for cand in resp.candidates or []:
             for part in (cand.content.parts if cand.content else None) or []:

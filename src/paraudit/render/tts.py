@@ -32,7 +32,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 import numpy as np
 import soundfile as sf
@@ -41,6 +40,7 @@ from paraudit.audio.clips import OUTPUT_SUBTYPE, Clip, resample, wav_bytes
 from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
 from paraudit.permissions import follow_umask
+from paraudit.specs import integer, number, parse_spec, typed
 
 # Praat (parselmouth) and espeak-ng (inside Piper) keep global state and are not known to be
 # thread-safe: local synthesis and measurement run one at a time under this lock, while hosted
@@ -81,16 +81,16 @@ class TTSSpec:
 
 
 def parse_tts_spec(spec: str) -> TTSSpec:
-    head, _, query = spec.partition("?")
-    backend, _, model = head.partition(":")
-    base_url = None
-    if "@" in model:
-        model, base_url = model.split("@", 1)
-    if backend not in BACKENDS:
-        raise ParauditError(
-            f"unknown TTS backend '{backend}' in '{spec}' (known: {', '.join(BACKENDS)})"
+    """`backend[:model][@base_url][?name=value&…]`: the grammar of paraudit.specs (the model
+    may be left out: each backend has a default)."""
+    s = parse_spec(spec, "TTS", "openai:gpt-4o-mini-tts", model_optional=True)
+    if s.backend not in BACKENDS:
+        raise ParauditError(  # a name not known (exit 1), as for the judges' backends
+            f"unknown TTS backend '{s.backend}' in '{spec}' (known: {', '.join(BACKENDS)})"
         )
-    return TTSSpec(backend, model, base_url or None, dict(parse_qsl(query)))
+    # The numbers the hosted backends read are checked here (finite, in range), once.
+    typed(s, "TTS", {"timeout": number(0), "max_retries": integer(0)})
+    return TTSSpec(s.backend, s.model, s.base_url, s.option_dict)
 
 
 class TTSBackend(ABC):

@@ -9,6 +9,7 @@ from paraudit.errors import ParauditError
 from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import tables as T
+from paraudit.report.generators import with_panel
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
 from paraudit.stats.summary import SECTIONS, summarize_groups
@@ -69,5 +70,6 @@ def write_report(
         "accuracy": F.accuracy_bars(summary, figdir),
     }
     page = html.render(summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs])
+    page = with_panel(page, run_dirs, out, replicates=replicates, seed=seed)  # two generators
     (out / "report.html").write_text(page, encoding="utf-8")
     return out / "report.html"

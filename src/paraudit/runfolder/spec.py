@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from paraudit.errors import ParauditError
-from paraudit.runfolder.names import RUN_JSON
+from paraudit.runfolder.names import CALLS, RUN_JSON
 
 EXTENDABLE = ("judges", "probes", "protocols", "cues")
 """Fields `--extend` may grow (never shrink); every other field must match exactly."""
@@ -36,11 +36,22 @@ def dataset_fingerprint(dataset: Path) -> str:
         h.update(path.read_bytes() if path.is_file() else b"<missing>")
         h.update(b"\0")
     audio = dataset / "audio"
-    names = (
-        sorted(p.relative_to(audio).as_posix() for p in audio.rglob("*")) if audio.is_dir() else []
-    )
+    names = sorted(_audio_names(audio, audio)) if audio.is_dir() else []
     h.update("\n".join(names).encode())
     return h.hexdigest()
+
+
+def _audio_names(folder: Path, audio: Path) -> list[str]:
+    """Names under audio/, except inside a run folder kept there: a run (or a resume of it)
+    writing its files must not change the fingerprint of the dataset it audits."""
+    out: list[str] = []
+    for p in folder.iterdir():
+        if p.is_dir() and not p.is_symlink():
+            if (p / RUN_JSON).exists() or (p / CALLS).exists():
+                continue
+            out += _audio_names(p, audio)
+        out.append(p.relative_to(audio).as_posix())
+    return out
 
 
 @dataclass(frozen=True)

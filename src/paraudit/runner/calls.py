@@ -15,6 +15,7 @@ from typing import Any
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
+from paraudit.waits import LONG_WAIT_S, capped_wait, tell_wait
 
 
 def call_key(judge: Judge, prompt: Prompt, sample: int) -> str:
@@ -51,6 +52,8 @@ class RateLimiter:
         self._next = 0.0
         self._lock = asyncio.Lock()
         self._spent: deque[tuple[float, float]] = deque()
+        self._told = False
+        """A long wait for the budget is told once per limiter (it recurs on every call)."""
 
     async def wait(self, tokens: float = 0.0) -> None:
         if not self.interval and not self.tpm:
@@ -66,6 +69,10 @@ class RateLimiter:
             if self.tpm:
                 delay = max(delay, self._tokens_delay(now + delay, tokens))
                 self._spent.append((now + delay, tokens))
+        if delay > LONG_WAIT_S and not self._told:
+            self._told = True
+            budget = f"tpm={self.tpm:g}" if self.tpm else f"rpm={60 / self.interval:g}"
+            tell_wait(f"waiting {delay:.0f} s for the rate limit ({budget}); calls go at its pace")
         if delay > 0:
             await asyncio.sleep(delay)
 
@@ -102,6 +109,17 @@ class RetryPolicy:
     base_delay_s: float = 0.5
     max_delay_s: float = 30.0
     timeout_s: float = 120.0
+    max_wait_s: float | None = None
+    """Longest wait a server's Retry-After may impose (default: 3 × timeout_s); a server asking
+    for a day must not stall the run for a day."""
+
+    def wait_for(self, asked: float | None, attempt: int, reason: str) -> float:
+        """Seconds to wait before the next attempt: Retry-After (capped) or jittered backoff."""
+        backoff = min(self.max_delay_s, self.base_delay_s * 2 ** (attempt - 1))
+        if asked is None:
+            return float(backoff * (0.5 + random.random()))
+        cap = self.max_wait_s if self.max_wait_s is not None else 3 * self.timeout_s
+        return capped_wait(asked, cap, reason, "--max-wait")
 
 
 async def call_with_retries(
@@ -141,7 +159,5 @@ async def call_with_retries(
                 status, reply.text, reason, latency, attempt, reply.usage, reply.sent_audio_sha256
             )
         if attempt < policy.max_attempts:
-            backoff = min(policy.max_delay_s, policy.base_delay_s * 2 ** (attempt - 1))
-            delay = wait if wait is not None else backoff * (0.5 + random.random())
-            await asyncio.sleep(delay)
+            await asyncio.sleep(policy.wait_for(wait, attempt, reason))
     return CallOutcome("error", None, reason, time.perf_counter() - start, policy.max_attempts, {})

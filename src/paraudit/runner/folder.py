@@ -3,7 +3,9 @@ one asked for, and decide whether this is a new run, a resume or an `--extend`."
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,16 +14,17 @@ from typing import Any
 from paraudit.errors import ParauditError
 from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 from paraudit.runfolder import LOCK, RunSpec, read_run_json
+from paraudit.runfolder.names import CALLS, RUN_JSON
 from paraudit.runfolder.spec import EXTENDABLE
 
 
-def unique_judges(texts: list[str]) -> tuple[list[JudgeSpec], list[str]]:
-    """Parse each --judge once; an exact repeat is dropped with a note, two specs that share a
+def unique_judges(given: list[JudgeSpec]) -> tuple[list[JudgeSpec], list[str]]:
+    """The judges once each: an exact repeat is dropped with a note, two specs that share a
     label (same judge, different harness options) are refused: which one would be meant?"""
     specs: dict[str, JudgeSpec] = {}
     notes = []
-    for text in texts:
-        s = parse_judge_spec(text)
+    for s in given:
+        text = s.text
         kept = specs.get(s.label)
         if kept is None:
             specs[s.label] = s
@@ -35,6 +38,12 @@ def unique_judges(texts: list[str]) -> tuple[list[JudgeSpec], list[str]]:
     return list(specs.values()), notes
 
 
+def _label_and_spec(stored: str | dict[str, Any]) -> tuple[str, JudgeSpec]:
+    """A judge as run.json stores it: structure, or (folders written before) its spec text."""
+    s = JudgeSpec.from_dict(stored) if isinstance(stored, dict) else parse_judge_spec(stored)
+    return s.label, s
+
+
 def check_out(out: Path) -> None:
     """--out must be a folder that is new, empty, or a run folder (checked before any work)."""
     if out.exists() and not out.is_dir():
@@ -42,13 +51,49 @@ def check_out(out: Path) -> None:
     parent = next((p for p in [out, *out.parents] if p.exists()), None)
     if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
         raise ParauditError(f"--out {out}: {parent} is not writable; pass a folder you can write")
-    if out.is_dir() and read_run_json(out) is None:
+    old = read_run_json(out) if out.is_dir() else None
+    if old is not None and "spec" not in old:
+        refuse_foreign_run_json(out, old)  # before the lock file is made
+    if out.is_dir() and old is None:
         others = [p.name for p in out.iterdir() if p.name != LOCK]
+        if CALLS in others:
+            # run.json deleted (or lost): the answers are not, and the user should know.
+            raise ParauditError(
+                f"--out {out} holds {CALLS} ({_finished_calls(out / CALLS)} finished calls) but "
+                f"no {RUN_JSON}, so it cannot be resumed as it is; restore {RUN_JSON} to resume "
+                f"(nothing is lost), or pass a new --out (the calls stay in {out / CALLS})"
+            )
         if others:
             raise ParauditError(
                 f"--out {out} is not empty and holds no run.json (so it is not a run folder); "
                 "pass a new or empty folder"
             )
+
+
+def _finished_calls(path: Path) -> str:
+    """How many calls a calls.sqlite holds ('some' if it cannot be read). Opened immutable:
+    a refused command must not leave WAL side files behind."""
+    try:
+        uri = f"file:{path}?mode=ro&immutable=1"
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            return str(db.execute("SELECT COUNT(*) FROM calls").fetchone()[0])
+    except sqlite3.Error:
+        return "some"
+
+
+def refuse_foreign_run_json(out: Path, old: dict[str, Any]) -> None:
+    """A run.json without a spec is adopted only if it records a run (its judges): a stub
+    ('{}') or the human answers annotate-export wrote are not runs to resume."""
+    if old.get("source") == "annotate":
+        raise ParauditError(
+            f"--out {out} holds human answers written by annotate-export, not a judge run; "
+            "pass a new --out"
+        )
+    if not isinstance(old.get("judges"), list) or not old["judges"]:
+        raise ParauditError(
+            f"--out {out}: {RUN_JSON} records no run (no spec, no judges: a stub or a damaged "
+            f"file); pass a new --out, or delete {out / RUN_JSON} if the folder is yours to reuse"
+        )
 
 
 @dataclass(frozen=True)
@@ -71,6 +116,7 @@ def claim(out: Path, asked: RunSpec, judges: list[JudgeSpec], extend: bool) -> C
     if old is None:
         return Claim(asked, judges, [{"at": now, "event": "created"}])
     if "spec" not in old:
+        refuse_foreign_run_json(out, old)
         # A folder written before run specs were recorded: adopt it, noting so.
         return Claim(asked, judges, [{"at": now, "event": "adopted (run.json had no spec)"}])
     stored = RunSpec.from_dict(old["spec"])
@@ -89,9 +135,8 @@ def claim(out: Path, asked: RunSpec, judges: list[JudgeSpec], extend: bool) -> C
         raise ParauditError(f"--out {out} holds a different run ({'; '.join(diffs)}); {way}")
     grown = stored.extended_by(asked)
     by_label = {s.label: s for s in judges}
-    for text in old.get("judges", []):
-        s = parse_judge_spec(text)
-        by_label.setdefault(s.label, s)
+    for stored_judge in old.get("judge_specs") or old.get("judges", []):
+        by_label.setdefault(*_label_and_spec(stored_judge))
     missing = [label for label in grown.judges if label not in by_label]
     if missing:
         raise ParauditError(

@@ -7,7 +7,7 @@ import functools
 import hashlib
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from paraudit.items.validate import dataset_errors
 from paraudit.judges.base import FatalJudgeError, Judge
 from paraudit.judges.prices import Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
-from paraudit.judges.spec import JudgeSpec
+from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 from paraudit.protocols.instances import Instance
 from paraudit.runfolder import (
     CALLS,
@@ -59,7 +59,9 @@ __all__ = ["Progress", "RunConfig", "RunOutcome", "Runner", "dry_run", "load_che
 @dataclass
 class RunConfig:
     dataset: Path
-    judges: list[str]
+    judges: Sequence[JudgeSpec | str]
+    """The judges, as the CLI parsed them (or their text: see judge_specs); every stage after
+    receives the same JudgeSpec objects."""
     out: Path
     plan: PlanSpec
     concurrency: int = 8
@@ -68,8 +70,14 @@ class RunConfig:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     extend: bool = False
     """Add judges/probes/protocols/cues to the run already in `out` (same dataset)."""
-    judge_loader: Callable[[str | JudgeSpec], Judge] = load_judge
+    judge_loader: Callable[[JudgeSpec], Judge] = load_judge
     """Builds a judge from its spec: in this process, or an engine's proxy (paraudit.engines)."""
+
+    @property
+    def judge_specs(self) -> list[JudgeSpec]:
+        """The judges as objects. The CLI hands them in parsed; text (library callers, tests)
+        is parsed here, once per run, since the runner reads this once."""
+        return [j if isinstance(j, JudgeSpec) else parse_judge_spec(j) for j in self.judges]
 
 
 def load_checked(path: Path) -> Dataset:
@@ -203,6 +211,9 @@ class Runner:
             "dataset": str(self.cfg.dataset.resolve()),
             "dataset_name": ds.manifest.name,
             "judges": [j.judge_spec.text for j in judges],
+            # The same judges as structure (JudgeSpec.as_dict): --extend reads them back
+            # without parsing text ("judges" alone: folders written before).
+            "judge_specs": [j.judge_spec.as_dict() for j in judges],
             "judge_details": [j.describe() for j in judges],
             "plan": asdict(self.cfg.plan),
             "concurrency": self.cfg.concurrency,
@@ -222,7 +233,7 @@ class Runner:
     async def execute(self) -> RunOutcome:
         """Run the audit; results.jsonl is written row by row and renamed into place at the end,
         so memory does not grow with the number of rows."""
-        specs, self.notes = unique_judges(self.cfg.judges)
+        specs, self.notes = unique_judges(self.cfg.judge_specs)
         # Built once, before the dataset is read: a bad spec fails fast.
         loaded = {s.label: self.cfg.judge_loader(s) for s in specs}
         ds = load_checked(self.cfg.dataset)
@@ -236,6 +247,13 @@ class Runner:
         # in a URL must not commit a new run folder to the broken spec.
         for judge in loaded.values():
             await self._preflight(judge)
+            # A ?tpm= too small for one call is refused here too, before the folder is made
+            # (checked again per judge below, for judges --extend brings back).
+            check_token_budget(
+                judge.label,
+                judge.judge_spec.harness_float("tpm"),
+                iter_instances(ds, self.cfg.plan),
+            )
         out.mkdir(parents=True, exist_ok=True)
         with RunLock(out):
             asked = run_spec(ds, self.cfg, specs)
@@ -443,7 +461,7 @@ def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str,
     """Plan size, audio seconds, text tokens, an estimated cost per judge and, when --out
     already holds a run, how many of each judge's questions are answered there (a resume pays
     only for the rest); no call is made and nothing is written. The plan is streamed."""
-    specs, _ = unique_judges(cfg.judges)
+    specs, _ = unique_judges(cfg.judge_specs)
     judges = [load_judge(js) for js in specs]
     ds = load_checked(cfg.dataset)
     store = cfg.out / CALLS

@@ -8,6 +8,7 @@ columns to the names a preset reads (left: the preset's field, right: the source
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -63,9 +64,24 @@ class ColumnMap:
         return out
 
 
+def _not_utf8(path: Path, line: int, e: UnicodeDecodeError, offset: int = 0) -> ParauditError:
+    """One line naming the line and byte of a source that is not UTF-8, and the fix."""
+    bad = e.object[e.start : e.start + 1].hex()
+    return ParauditError(
+        f"{path}:{line}: not valid UTF-8 (byte 0x{bad} at byte {offset + e.start + 1} of the "
+        "file); re-save the source as UTF-8"
+    )
+
+
 def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with path.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, start=1):
+    with path.open("rb") as f:
+        offset = 0
+        for n, raw in enumerate(f, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise _not_utf8(path, n, e, offset) from None
+            offset += len(raw)
             if not line.strip():
                 continue
             try:
@@ -79,9 +95,14 @@ def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def _csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    with path.open(encoding="utf-8", newline="") as f:
-        for n, row in enumerate(csv.DictReader(f, delimiter=delimiter), start=2):
-            yield n, dict(row)
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _not_utf8(path, data.count(b"\n", 0, e.start) + 1, e) from None
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    for n, row in enumerate(reader, start=2):
+        yield n, dict(row)
 
 
 def _saved_hf(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -84,6 +84,29 @@ def choice_order_consistency(rows: list[Row]) -> Tally:
     return out
 
 
+def _text_only(rows: list[Row]) -> dict[tuple[str, str], int]:
+    """(item, order) → the branch T's text-only choice picked (its first answer there)."""
+    out: dict[tuple[str, str], int] = {}
+    for r in _pointwise(rows, "T"):
+        c = chosen_branch(r)
+        if c is not None:
+            out.setdefault((r["item_id"], r["order"]), c)
+    return out
+
+
+def j_t_agreement(t_rows: list[Row], j_rows: list[Row]) -> Tally:
+    """Per item: pointwise J choices equal to T's text-only choice for the same item and order."""
+    text_only = _text_only(t_rows)
+    agree = _tally()
+    for r in _pointwise(j_rows, "J"):
+        c = chosen_branch(r)
+        tc = text_only.get((r["item_id"], r["order"]))
+        if c is not None and tc is not None:
+            agree[r["item_id"]][0] += c == tc
+            agree[r["item_id"]][1] += 1
+    return agree
+
+
 def transcript_control(rows: list[Row]) -> dict[str, Tally]:
     """T's order consistency and branch-0 preference, and J–T agreement, per item."""
     t: dict[tuple[str, int], dict[str, int]] = defaultdict(dict)
@@ -91,20 +114,16 @@ def transcript_control(rows: list[Row]) -> dict[str, Tally]:
         c = chosen_branch(r)
         if c is not None:
             t[(r["item_id"], int(r["branch"]))][r["order"]] = c
-    consistent, prefers_0, agree = _tally(), _tally(), _tally()
-    text_only: dict[tuple[str, str], int] = {}
+    consistent, prefers_0 = _tally(), _tally()
     for (item, _), orders in t.items():
         if "ab" in orders and "ba" in orders:
             consistent[item][0] += orders["ab"] == orders["ba"]
             consistent[item][1] += 1
-        for order, c in orders.items():
+        for c in orders.values():
             prefers_0[item][0] += c == 0
             prefers_0[item][1] += 1
-            text_only.setdefault((item, order), c)
-    for r in _pointwise(rows, "J"):
-        c = chosen_branch(r)
-        tc = text_only.get((r["item_id"], r["order"]))
-        if c is not None and tc is not None:
-            agree[r["item_id"]][0] += c == tc
-            agree[r["item_id"]][1] += 1
-    return {"order_consistency": consistent, "prefers_branch_0": prefers_0, "j_t_agreement": agree}
+    return {
+        "order_consistency": consistent,
+        "prefers_branch_0": prefers_0,
+        "j_t_agreement": j_t_agreement(rows, rows),
+    }

@@ -11,6 +11,11 @@ order that ran). Per item, each run's accuracy over its shared units gives:
   items flipping give p = 0.25, not the p ≈ 1e-11 that counting their instances would.
 The §5.3 check correlates the order-consistent (P, O, J) state proportions of the same judges
 on two datasets (e.g. synthetic vs real speech), with Spearman and Pearson coefficients.
+
+State shifts and correlations use only the items both runs hold states for (their count is
+shown): over each run's whole item set, two runs with identical answers on their shared items
+would show shifts that are only the items one of them has. Below `MIN_SHARED_ITEMS` shared
+items the state comparison is refused.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from paraudit.stats.units import Row, answered
 
 Unit = tuple[str, str, str, Any]
 """(task, item_id, cue, branch)"""
+MIN_SHARED_ITEMS = 10
 
 
 def judge_pairs(a: list[Row], b: list[Row]) -> list[tuple[str, str]]:
@@ -148,34 +154,62 @@ def per_probe(
     return out
 
 
-def _masses(rows: list[Row], judge: str) -> dict[str, float] | None:
-    m = masses([s["state"] for s in unit_states(rows) if s["judge"] == judge])
+def _states(rows: list[Row], judge: str) -> list[dict[str, Any]]:
+    return [s for s in unit_states([r for r in rows if r["judge"] == judge])]
+
+
+def shared_state_items(a: list[Row], b: list[Row], ja: str, jb: str) -> set[tuple[str, str]]:
+    """(task, item) that both runs hold (P, O, J) states for, for this judge pair."""
+    ia = {(s["task"], s["item_id"]) for s in _states(a, ja)}
+    ib = {(s["task"], s["item_id"]) for s in _states(b, jb)}
+    return ia & ib
+
+
+def _masses(rows: list[Row], judge: str, keep: set[tuple[str, str]]) -> dict[str, float] | None:
+    m = masses([s["state"] for s in _states(rows, judge) if (s["task"], s["item_id"]) in keep])
     return m.masses if m.n else None
 
 
-def state_shift(a: list[Row], b: list[Row], ja: str, jb: str) -> dict[str, float]:
-    ma, mb = _masses(a, ja), _masses(b, jb)
-    if ma is None or mb is None:
-        return {}
-    return {s: mb[s] - ma[s] for s in STATES}
+def state_shift(a: list[Row], b: list[Row], ja: str, jb: str) -> dict[str, Any]:
+    """B − A state masses on the items both runs hold states for; refused (with the count)
+    below MIN_SHARED_ITEMS of them."""
+    keep = shared_state_items(a, b, ja, jb)
+    out: dict[str, Any] = {"shared_items": len(keep), "shift": {}}
+    if len(keep) < MIN_SHARED_ITEMS:
+        out["refused"] = (
+            f"only {len(keep)} items hold (P, O, J) states in both runs (at least "
+            f"{MIN_SHARED_ITEMS} are needed to compare states)"
+        )
+        return out
+    ma, mb = _masses(a, ja, keep), _masses(b, jb, keep)
+    if ma is not None and mb is not None:
+        out["shift"] = {s: mb[s] - ma[s] for s in STATES}
+    return out
 
 
 def state_correlation(
     a: list[Row], b: list[Row], pairs: Sequence[tuple[str, str]] | None = None
 ) -> dict[str, Any]:
-    """Correlation of the 8 state proportions of every compared judge pair, pooled."""
+    """Correlation of the 8 state proportions of every compared judge pair, pooled, each pair
+    on the items both runs hold states for (pairs with fewer than MIN_SHARED_ITEMS left out)."""
     xs: list[float] = []
     ys: list[float] = []
+    shared = 0
     for ja, jb in judge_pairs(a, b) if pairs is None else pairs:
-        ma, mb = _masses(a, ja), _masses(b, jb)
+        keep = shared_state_items(a, b, ja, jb)
+        if len(keep) < MIN_SHARED_ITEMS:
+            continue
+        ma, mb = _masses(a, ja, keep), _masses(b, jb, keep)
         if ma is not None and mb is not None:
+            shared += len(keep)
             xs += [ma[s] for s in STATES]
             ys += [mb[s] for s in STATES]
     if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
-        return {"points": len(xs), "spearman": None, "pearson": None}
+        return {"points": len(xs), "shared_items": shared, "spearman": None, "pearson": None}
     sp, pe = spearmanr(xs, ys), pearsonr(xs, ys)
     return {
         "points": len(xs),
+        "shared_items": shared,
         "spearman": float(sp.statistic),
         "spearman_p": float(sp.pvalue),
         "pearson": float(pe.statistic),

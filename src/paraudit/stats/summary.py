@@ -13,13 +13,17 @@ judge × task:
   `parsed_accuracy`, `unparsed`, `refused`, `errors`, `orders` (the most presentations —
   response × context orders — any unit was answered in),
   `consistent` (order-consistent accuracy: units right in every order that ran), `chance`
-  (what a guess scores) and `above_chance` (the interval's lower end above it).
+  (what the best deaf guesser scores: ½, `units.chance_level`), `above_chance` (the
+  interval's lower end above it) and `decision_low`/`decision_high` (the 99 % interval the
+  verdict's steps decide by; differences carry one too).
 - `protocol_gap` (× cue): pairwise − pointwise J accuracy on shared items.
-- `cue_dependence` (× protocol × cue ∈ hard, transition): J accuracy under the cue − none.
+- `cue_dependence` (× protocol × cue ∈ soft, hard, transition): J accuracy under the cue − none.
 - `staging_minus_oracle` (× protocol): S − O accuracy on shared items.
-- `states` (× cue, and "all"): order-consistent (P, O, J) units: `units`, `masses` (8 states),
-  `groups` (5), `expected` (the group masses independent P, O, J would give), `excess`
-  (groups − expected; "all" only), `marginals`, `potemkin` = π110 / (π110 + π111) with its
+- `states` (× cue, and "all" pooled): order-consistent (P, O, J) units: `units`, `masses`
+  (8 states), `groups` (5), `expected` (the group masses independent P, O, J would give),
+  `excess` (groups − expected), `dependence` (per cue: the permutation test of
+  `stats/dependence.py`, its groups' units, expected units, z and family-wise p, and
+  `over_represented`), `marginals`, `potemkin` = π110 / (π110 + π111) with its
   independence `potemkin_baseline` = 1 − acc(J), and `interpretable` (P, O and J each above
   chance; the report greys the conditional Potemkin rate otherwise).
 - `position_bias` (× probe × protocol × cue): share of first-option picks, `direction`
@@ -28,7 +32,12 @@ judge × task:
 - `transcript_control`: T's order_consistency, prefers_branch_0, and j_t_agreement, with its
   answers, unparsed, refused and errors (T has no accuracy row: it has no right answer).
 - `perception_turns` (positional × cue, and "all"): per-turn P accuracy.
-- `verdicts`: one per judge × task (`stats/verdicts.py`).
+- `perception_positions` (positional × cue × human-turn position: first / middle / last, and
+  "human turn k" per index): P accuracy there and `chance`, what a deaf guesser scores there.
+- `order_dependence` (× cue): pointwise J accuracy in response order `ab`, in `ba`, and ab − ba.
+- `behaviour_by_cue` (× cue): audio sensitivity, J choice order consistency, J–T agreement.
+- `verdicts`: one per judge × task, the cascade (`stats/verdicts.py`, typed as
+  `stats.model.Verdict`).
 - `intervals`: how many item-level intervals the summary holds.
 """
 
@@ -225,11 +234,12 @@ class _Group:
         keys = sorted(gold, key=lambda k: int(str(k)[1:]) if str(k)[1:].isdigit() else 0)
         for i, k in enumerate(keys):
             pos = "first" if i == 0 else "last" if i == len(keys) - 1 else "middle"
-            t = self.positions[(cue, pos)][item]
-            t[0] += pred.get(k) == gold[k]
-            t[1] += 1
-            labels = self.turn_labels.setdefault((item, cue, r["order"], pos + ":" + k), {})
-            labels[int(r["branch"])] = gold[k]
+            for where in (pos, f"human turn {i + 1}"):
+                t = self.positions[(cue, where)][item]
+                t[0] += pred.get(k) == gold[k]
+                t[1] += 1
+                labels = self.turn_labels.setdefault((item, cue, r["order"], where + ":" + k), {})
+                labels[int(r["branch"])] = gold[k]
 
     def position_chance(self) -> dict[tuple[str, str], bh.Tally]:
         """Per (cue, position), per item: what a deaf guesser scores (1 on a turn whose
@@ -352,7 +362,9 @@ class _Group:
         chance = self.position_chance()
         out = []
         rank = {"first": 0, "middle": 1, "last": 2}
-        for cue, pos in sorted(self.positions, key=lambda k: (_cue_key(k[0]), rank[k[1]])):
+        for cue, pos in sorted(
+            self.positions, key=lambda k: (_cue_key(k[0]), rank.get(k[1], 3), k[1])
+        ):
             rec: dict[str, Any] = {"judge": self.judge, "task": self.task, "cue": cue,
                                    "position": pos}  # fmt: skip
             self.ratio(rec, "_share", self.positions[(cue, pos)])
@@ -393,12 +405,32 @@ class _Group:
         return out
 
     def rates(self) -> dict[str, Any]:
-        flips, pairs = bh.audio_and_pairs(self.j_point)
         base = {"judge": self.judge, "task": self.task}
+        # Per cue first; the pooled rates are their merge (each tally is keyed by cue inside,
+        # so merging per-cue tallies equals one pass over all cues), not a second pass.
+        by_rows: dict[str, list[Row]] = defaultdict(list)
+        for r in self.j_point:
+            by_rows[r["cue"]].append(r)
+        flips, pairs, consistency, agreement = (bh.new_tally() for _ in range(4))
+        by_cue = []
+        for cue in sorted(by_rows, key=_cue_key):
+            js = by_rows[cue]
+            # T under the same cue when it ran there (its prompt carries the cue too).
+            ts = [r for r in self.t_rows if r["cue"] == cue] or self.t_rows
+            f, pa = bh.audio_and_pairs(js)
+            oc = bh.choice_order_consistency(js)
+            jt = bh.j_t_agreement(ts, js)
+            for into, t in ((flips, f), (pairs, pa), (consistency, oc), (agreement, jt)):
+                bh.merge(into, t)
+            rec = {**base, "cue": cue}
+            self.ratio(rec, "audio_sensitivity", f)
+            self.ratio(rec, "order_consistency", oc)
+            self.ratio(rec, "j_t_agreement", jt)
+            by_cue.append(rec)
         behaviour: dict[str, Any] = dict(base)
         self.ratio(behaviour, "audio_sensitivity", flips)
         self.ratio(behaviour, "pair_accuracy", pairs)
-        self.ratio(behaviour, "order_consistency", bh.choice_order_consistency(self.j_point))
+        self.ratio(behaviour, "order_consistency", consistency)
         position = []
         for (probe, proto, cue), t in sorted(
             self.position.items(),
@@ -408,19 +440,10 @@ class _Group:
             self.ratio(rec, "_share", t)
             position.append(rec)
         control: dict[str, Any] = {**base, **self.t_answers}
-        for name, t in bh.transcript_control(self.t_rows + self.j_point).items():
+        t_only = bh.transcript_control(self.t_rows)
+        t_only["j_t_agreement"] = agreement
+        for name, t in t_only.items():
             self.ratio(control, name, t)
-        by_cue = []
-        for cue in sorted({r["cue"] for r in self.j_point}, key=_cue_key):
-            js = [r for r in self.j_point if r["cue"] == cue]
-            # T under the same cue when it ran there (its prompt carries the cue too).
-            ts = [r for r in self.t_rows if r["cue"] == cue] or self.t_rows
-            f, _ = bh.audio_and_pairs(js)
-            rec = {**base, "cue": cue}
-            self.ratio(rec, "audio_sensitivity", f)
-            self.ratio(rec, "order_consistency", bh.choice_order_consistency(js))
-            self.ratio(rec, "j_t_agreement", bh.transcript_control(ts + js)["j_t_agreement"])
-            by_cue.append(rec)
         turns = []
         for cue, t in sorted(self.turns.items(), key=lambda kv: _cue_key(kv[0])):
             rec = {**base, "cue": cue}

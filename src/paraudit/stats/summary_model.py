@@ -224,7 +224,8 @@ class PerceptionTurns(Share):
 class PerceptionPosition(PerceptionTurns):
     """Positional P at one human-turn position, beside what a deaf guesser scores there."""
 
-    position: Literal["first", "middle", "last"]
+    position: str
+    """'first', 'middle' or 'last' (what verdicts decide by), or 'human turn N' (shown)."""
     chance: float
 
 

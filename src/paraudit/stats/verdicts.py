@@ -66,6 +66,7 @@ ORDER_GAP_MIN = 0.3
 TURN_UNHEARD_MAX = 0.75
 """A human-turn position is 'not heard' when P there is not above ½ and below this."""
 CUE_ORDER = ("none", "soft", "hard", "transition")
+POSITIONS = ("first", "middle", "last")
 
 Section = dict[str, Any]
 
@@ -316,7 +317,8 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
                              text=f"repeats its text-only choice (J–T agreement "
                                   f"{pct(jt.rate)}, CI {ci(jt)}; a judge that follows the "
                                   f"audio agrees half the time)"))  # fmt: skip
-    turns = ev.turn_positions.get(cue, [])
+    # First / middle / last (per turn index rows are shown in the report, not decided on).
+    turns = [t for t in ev.turn_positions.get(cue, []) if t["position"] in POSITIONS]
     if turns and not deaf and len(turns) >= 2:
         heard = [t for t in turns if estimate(t).above(0.5)]
         unheard = [

@@ -27,5 +27,5 @@ def make_builtin(spec: str, s: Spec) -> Judge:
             f"unknown builtin judge '{s.model}' (known: {', '.join(BUILTIN_MODELS)})"
             + _did_you_mean(s.model, list(BUILTIN_MODELS))
         )
-    judge: Judge = table[s.model](spec, s.options)
+    judge: Judge = table[s.model](s, s.options)
     return judge

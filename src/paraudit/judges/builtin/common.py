@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from paraudit.judges.base import BUILTIN_HOOKS, FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.judges.spec import JudgeSpec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
 
@@ -36,13 +37,15 @@ class BuiltinJudge(Judge):
     fail_rate=F makes that share of prompts fail (JudgeError) on their first fail_times calls.
     """
 
-    def __init__(self, spec: str, options: dict[str, str]) -> None:
+    def __init__(self, spec: str | JudgeSpec, options: dict[str, str] | None = None) -> None:
         super().__init__(spec, options)
-        self.delay = float(options.get("delay", 0))
-        self.burn = float(options.get("burn", 0))
-        self.calllog = options.get("calllog")
-        self.fail_rate = float(options.get("fail_rate", 0))
-        self.fail_times = int(options.get("fail_times", 1))
+        js = self.judge_spec  # typed at parse time
+        self.delay = js.number("delay") or 0.0
+        self.burn = js.number("burn") or 0.0
+        self.calllog = js.options.get("calllog")
+        self.fail_rate = js.number("fail_rate") or 0.0
+        fail_times = js.whole("fail_times")
+        self.fail_times = 1 if fail_times is None else fail_times
         self._failures: dict[bytes, int] = {}
 
     reads_question = True

@@ -23,6 +23,7 @@ import soundfile as sf
 
 from paraudit.judges.base import Reply
 from paraudit.judges.builtin.common import BuiltinJudge, reply_json
+from paraudit.judges.spec import JudgeSpec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import ClipRole, Question
 from paraudit.qc.acoustics import measure
@@ -61,7 +62,7 @@ def _words(text: str) -> list[str]:
 
 
 class ProsodyJudge(BuiltinJudge):
-    def __init__(self, spec: str, options: dict[str, str]) -> None:
+    def __init__(self, spec: str | JudgeSpec, options: dict[str, str] | None = None) -> None:
         super().__init__(spec, options)
         self.transcripts: dict[str, tuple[str, str]] = {}
         self._features: dict[str, np.ndarray] = {}

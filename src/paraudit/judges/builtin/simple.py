@@ -6,14 +6,15 @@ import json
 import random
 import re
 
-from paraudit.judges.base import BUILTIN_HOOKS, Reply
+from paraudit.judges.base import Reply
 from paraudit.judges.builtin.common import BuiltinJudge, prompt_hash, reply_json
+from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
 
 
 class RandomJudge(BuiltinJudge):
-    accepts = BUILTIN_HOOKS | {"seed"}
+    accepts = LOCAL_OPTIONS["builtin:random"]
     """Seeded coin flips: chance level for every probe."""
 
     def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:

@@ -1,0 +1,173 @@
+"""Output paths, checked before any work: paraudit never replaces or deletes what it did not write.
+
+A file output (compare --out, annotate-export --csv/--jsonl, annotate-stats --json) refuses an
+existing file unless --force, and even then replaces only an earlier output of the same kind,
+recognised by its own marker (a key, a header line). Two outputs of one command on one path are
+refused, and no output may land inside a dataset folder (it would change the dataset, and with
+it the fingerprint that runs record) nor a dataset inside a run folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from paraudit.errors import ParauditError
+from paraudit.items.dataset import ITEMS, MANIFEST
+from paraudit.permissions import follow_umask
+from paraudit.runfolder.names import CALLS, RUN_JSON
+
+MARKER_KEY = "paraudit_output"
+"""Top-level key of paraudit's JSON outputs naming their kind: what --force may replace."""
+
+# How far a file's head is read to recognise it: its marker is on the first line or the first
+# key, never further.
+_HEAD_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """One kind of file output and how an earlier one is recognised."""
+
+    name: str
+    """Shown in messages, e.g. 'comparison JSON'."""
+    recognise: Callable[[bytes], bool]
+    """True if the head of an existing file is an earlier output of this kind."""
+
+
+def json_kind(name: str, marker: str) -> FileKind:
+    """A JSON object whose MARKER_KEY is `marker` (paraudit writes it first)."""
+
+    def recognise(head: bytes) -> bool:
+        text = head.decode("utf-8", errors="replace")
+        return text.startswith("{") and f'"{MARKER_KEY}": {json.dumps(marker)}' in text[:200]
+
+    return FileKind(name, recognise)
+
+
+def marked_json(data: dict[str, object], marker: str) -> str:
+    """`data` as indented JSON with MARKER_KEY first, so a later --force recognises it."""
+    return json.dumps({MARKER_KEY: marker, **data}, indent=2) + "\n"
+
+
+def header_kind(name: str, first_line: str, *, jsonl_keys: Sequence[str] = ()) -> FileKind:
+    """A CSV whose first line is `first_line` or (with jsonl_keys) a JSONL whose first row has
+    exactly those keys; an empty file (an export of no answers) is one too."""
+
+    def recognise(head: bytes) -> bool:
+        if not head.strip():
+            return True
+        line = head.split(b"\n", 1)[0].decode("utf-8", errors="replace")
+        if jsonl_keys:
+            try:
+                row = json.loads(line)
+            except ValueError:
+                return False
+            return isinstance(row, dict) and list(row) == list(jsonl_keys)
+        return line == first_line
+
+    return FileKind(name, recognise)
+
+
+def check_output_file(path: Path, *, option: str, force: bool, kind: FileKind) -> None:
+    """`path` may be written: its folder exists and is writable, it is not inside a dataset,
+    and an existing file is replaced only with --force and only if it is of `kind`."""
+    if path.is_dir():
+        raise ParauditError(f"{option} {path} is a folder; give a file name inside it")
+    parent = path.absolute().parent
+    if not parent.is_dir():
+        raise ParauditError(f"{option} {path}: folder {parent} does not exist; create it first")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ParauditError(f"{option} {path}: {parent} is not writable; choose another folder")
+    refuse_inside_dataset(path, option)
+    if not (path.exists() or path.is_symlink()):
+        return
+    if not path.is_file() or path.is_symlink():
+        raise ParauditError(
+            f"{option} {path} exists and is not a regular file; choose a new file name"
+        )
+    if not force:
+        raise ParauditError(
+            f"{option} {path} already exists; pass --force to replace an earlier {kind.name}, "
+            "or choose a new file name"
+        )
+    with path.open("rb") as f:
+        head = f.read(_HEAD_BYTES)
+    if not kind.recognise(head):
+        raise ParauditError(
+            f"{option} {path} is not an earlier {kind.name} (paraudit did not write it); "
+            "--force only replaces those: choose a new file name"
+        )
+
+
+def distinct_outputs(outputs: Sequence[tuple[str, Path | None]]) -> None:
+    """Refuse two outputs of one command on one path (one would silently replace the other)."""
+    seen: dict[Path, str] = {}
+    for option, path in outputs:
+        if path is None:
+            continue
+        real = path.resolve()
+        if real in seen:
+            raise ParauditError(
+                f"{seen[real]} and {option} name the same path {path}; give each its own"
+            )
+        seen[real] = option
+
+
+def _ancestors(path: Path) -> list[Path]:
+    """Every folder above `path`, symlinks resolved (a link into a dataset counts); `path`
+    itself is left to the caller (replacing a dataset with --force is allowed)."""
+    real = path.absolute().parent.resolve()
+    return [real, *real.parents]
+
+
+def enclosing_dataset(path: Path) -> Path | None:
+    """The dataset folder `path` lies in, if any."""
+    for p in _ancestors(path):
+        if (p / MANIFEST).is_file() and (p / ITEMS).is_file():
+            return p
+    return None
+
+
+def enclosing_run(path: Path) -> Path | None:
+    """The run folder `path` lies in, if any."""
+    for p in _ancestors(path):
+        if (p / RUN_JSON).is_file() or (p / CALLS).is_file():
+            return p
+    return None
+
+
+def refuse_inside_dataset(path: Path, option: str) -> None:
+    """An output inside a dataset folder would become part of the dataset."""
+    ds = enclosing_dataset(path)
+    if ds is not None:
+        raise ParauditError(
+            f"{option} {path} is inside the dataset {ds}; write outputs outside dataset folders"
+        )
+
+
+def refuse_inside_run(path: Path, option: str) -> None:
+    """A dataset inside a run folder: the run folder is paraudit's to manage (and a dataset
+    there would be swept up with it)."""
+    run = enclosing_run(path)
+    if run is not None:
+        raise ParauditError(
+            f"{option} {path} is inside the run folder {run}; put datasets outside run folders"
+        )
+
+
+def write_output_file(path: Path, text: str) -> None:
+    """Write beside `path` and rename into place: an interrupted write leaves the old file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.absolute().parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        follow_umask(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
