@@ -9,7 +9,7 @@ from paraudit.errors import ParauditError
 from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import tables as T
-from paraudit.report.generators import with_panel
+from paraudit.report.generators import generator_part
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
 from paraudit.stats.summary import SECTIONS, summarize_groups
@@ -69,7 +69,13 @@ def write_report(
         "heatmaps": F.heatmaps(summary, figdir),
         "accuracy": F.accuracy_bars(summary, figdir),
     }
-    page = html.render(summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs])
-    page = with_panel(page, run_dirs, out, replicates=replicates, seed=seed)  # two generators
+    # Two runs on two generators' sets also get the generator-bias section.
+    extra = generator_part(run_dirs, out, replicates=replicates, seed=seed)
+    page = html.render(
+        summary,
+        {k: v for k, v in figures.items() if v},
+        [str(d) for d in run_dirs],
+        extra=[extra] if extra else [],
+    )
     (out / "report.html").write_text(page, encoding="utf-8")
     return out / "report.html"

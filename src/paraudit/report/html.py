@@ -133,7 +133,14 @@ def _rows_note(name: str, table: T.Table) -> str:
     return note
 
 
-def render(summary: Summary, figures: dict[str, str], runs: list[str]) -> str:
+def render(
+    summary: Summary,
+    figures: dict[str, str],
+    runs: list[str],
+    extra: list[tuple[str, str, str, str]] | None = None,
+) -> str:
+    """The page; `extra` are further collapsed sections (anchor, title, note, body), listed in
+    the contents after the tables (e.g. the generator-bias panel)."""
     parts: list[tuple[str, str, str, str]] = [
         ("how", "How to read this", "P, O, J, states, the cascade, each statistic",
          how_to_read()),
@@ -154,6 +161,7 @@ def render(summary: Summary, figures: dict[str, str], runs: list[str]) -> str:
                 f"every cell ({len(table[1])} rows)</summary>{body}</details>"
             )
         parts.append((f"t-{name}", T.TITLES[name], _rows_note(name, table), body))
+    parts += extra or []
     toc = "".join(
         f'<li><a href="#{a}">{escape(t)}</a></li>'
         for a, t in [("verdicts", "Verdicts"), ("states-figure", "State distribution")]
