@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from paraudit.cli.main import app
-from paraudit.cli.verdicts import verdict_headlines, wrap
+from paraudit.cli.verdicts import stored_headlines, verdict_headlines, wrap
 
 runner = CliRunner()
 
@@ -27,22 +27,28 @@ def test_headline_is_the_typed_verdicts_own(tiny_dataset: Path, tmp_path: Path) 
 
     from paraudit.stats.judge_model import JudgeModel, audit_rows
     from paraudit.stats.summary import summarize
+    from paraudit.stats.summary_model import Summary
 
     rows = audit_rows(JudgeModel("perfect"), 40, np.random.default_rng(0))
     rows += audit_rows(JudgeModel("first", first=True), 40, np.random.default_rng(0))
     summary = summarize(rows, replicates=200)
-    assert verdict_headlines(summary) == [
-        "first · single-turn-emotions: Not usable natively (J 50.0% [50.0%–50.0%], at "
-        "chance): position-biased towards the first option (J pointwise 100.0% first-option "
-        "picks, J pairwise 100.0% first-option picks, O pointwise 100.0% first-option picks "
-        "and 1 more).",
-        "perfect · single-turn-emotions: Reliable natively: J 100.0% [100.0%–100.0%], lower "
-        "bound ≥ 80 % (cue none).",
-    ]
+    assert (
+        stored_headlines(summary)
+        == verdict_headlines(Summary.of(summary))
+        == [
+            "first · single-turn-emotions: Not usable natively (J 50.0% [50.0%–50.0%], at "
+            "chance): position-biased towards the first option (J pointwise 100.0% first-option "
+            "picks, J pairwise 100.0% first-option picks, O pointwise 100.0% first-option picks "
+            "and 1 more).",
+            "perfect · single-turn-emotions: Reliable natively: J 100.0% [100.0%–100.0%], lower "
+            "bound ≥ 80 % (cue none).",
+        ]
+    )
 
 
 def test_an_old_summarys_headline_is_the_first_sentence_of_its_text() -> None:
     summary = {
+        "schema": "paraudit.summary/2",
         "verdicts": [
             {
                 "judge": "builtin:first",
@@ -51,9 +57,9 @@ def test_an_old_summarys_headline_is_the_first_sentence_of_its_text() -> None:
                 "Position-biased towards the first option (J pairwise none 100.0%).",
             },
             {"judge": "j2", "task": "t", "text": "[3 items] Reliable 66.2% of units. J 76.5%."},
-        ]
+        ],
     }
-    assert verdict_headlines(summary) == [
+    assert stored_headlines(summary) == [
         "builtin:first · positional-emotion: At chance (J 50.0%, CI 50.0%–50.0%): not "
         "interpretable.",
         "j2 · t: Reliable 66.2% of units.",
@@ -79,7 +85,7 @@ def test_demo_ends_with_one_verdict_per_judge_and_task(tiny_dataset: Path, tmp_p
     code, text = _invoke80("demo", "--out", str(out))
     assert code == 0, text
     summary = json.loads((out / "report" / "summary.json").read_text())
-    headlines = verdict_headlines(summary)
+    headlines = stored_headlines(summary)
     assert len(headlines) == len(summary["verdicts"]) == 4 * 2  # four judges × two tasks
     lines = text.splitlines()
     start = next(n for n, line in enumerate(lines) if line.startswith("verdicts ("))

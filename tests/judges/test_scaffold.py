@@ -88,8 +88,8 @@ def side(scaffold_run: tuple[Path, list[dict[str, Any]]], tmp_path_factory: pyte
          ) -> tuple[dict[tuple[str, str], dict[str, Any]], str]:  # fmt: skip
     out = tmp_path_factory.mktemp("scaffold-report")
     write_report([scaffold_run[0]], out, replicates=500)
-    summary = json.loads((out / "summary.json").read_text())
-    by = {(r["judge"], r["task"]): r for r in summary["scaffold"]}
+    records = json.loads((out / "scaffold.json").read_text())
+    by = {(r["judge"], r["task"]): r for r in records}
     return by, (out / "report.html").read_text()
 
 

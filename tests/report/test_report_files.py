@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 from typer.testing import CliRunner
 
 from paraudit.cli.main import app
 from paraudit.report.tables import TABLES
+from paraudit.stats.summary_model import SCHEMA_FILE, Summary
 
 
 def test_every_output_is_written(small_report: Path) -> None:
@@ -24,6 +27,14 @@ def test_every_output_is_written(small_report: Path) -> None:
     } <= csvs
     tex = (small_report / "tables.tex").read_text()
     assert tex.count(r"\begin{tabular}") == len(TABLES) and "%" not in tex.replace(r"\%", "")
+
+
+def test_summary_json_of_a_real_run_validates_against_the_committed_schema(
+    small_report: Path,
+) -> None:
+    raw = json.loads((small_report / "summary.json").read_text())
+    jsonschema.validate(raw, json.loads(SCHEMA_FILE.read_text()))
+    assert raw["runs"] and Summary.read(small_report / "summary.json").to_dict() == raw
 
 
 def test_report_is_self_contained(small_report: Path) -> None:

@@ -4,12 +4,15 @@ otherwise (and the rest of the report unchanged)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from paraudit.report.build import write_report
 from tests.stats.generator_sets import GeneratorRuns, make_runs, run_on
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +31,25 @@ def test_two_generators_sets_get_the_panel(gen_runs: GeneratorRuns, tmp_path: Pa
     assert "known:gemini-own" in panel and "width:" in panel
     saved = json.loads((tmp_path / "r" / "generators.json").read_text())
     assert saved["shared_sources"] == 20 and len(saved["cells"]) == 2
+    # A collapsed section like every other, listed in the contents, scrolling in its own box.
+    assert '<section class="part" id="generator-bias"><details><summary>' in page
+    assert '<a href="#generator-bias">Generator bias</a>' in page
+    assert "<div class='genbias scroll'>" in panel
+    if CHROMIUM is not None:
+        assert _phone_scroll_width(tmp_path / "r" / "report.html") <= 390
+
+
+def _phone_scroll_width(page: Path) -> int:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        tab = browser.new_page(viewport={"width": 390, "height": 844})
+        tab.goto(page.as_uri())
+        tab.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        width: int = tab.evaluate("() => document.documentElement.scrollWidth")
+        browser.close()
+    return width
 
 
 def test_other_runs_get_no_panel(gen_runs: GeneratorRuns, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from paraudit.report import tables as T
 from paraudit.stats.summary import summarize
+from paraudit.stats.summary_model import Summary
 from tests.stats.synthetic import orders, row
 
 B = 400
@@ -56,11 +57,11 @@ def test_errors_are_no_answers_and_refusals_are_wrong_answers() -> None:
     assert o["accuracy"] is None and o["n"] == 0 and o["errors"] == 6 and o["ci_low"] is None
     j = _acc(s, "J", "pointwise")
     assert j["accuracy"] == pytest.approx(5 / 6) and j["refused"] == 1 and j["errors"] == 0
-    cols, table = T.probes(s)
+    cols, table = T.probes(Summary.of(s))
     cells = {r[2]: dict(zip(cols, r, strict=True)) for r in table}
     assert cells["O"]["accuracy (item CI)"] == "no answers (6 errors)"
     assert cells["J"]["refused"] == 1
-    assert "no answers" in T.markdown(T.probes(s))
+    assert "no answers" in T.markdown(T.probes(Summary.of(s)))
 
 
 def test_staging_minus_oracle_is_paired_on_shared_items() -> None:

@@ -169,3 +169,18 @@ def test_small_samples_and_missing_answers_say_so() -> None:
     assert v.small_sample and "Small sample: 8 items" in v.text
     v = verdict(Evidence(judge="j", task="t", items=40, accuracy={}))
     assert v.diagnosis == "no answers" and v.kind == "no answers" and not v.small_sample
+
+
+def test_a_position_habit_on_p_alone_does_not_explain_native_j() -> None:
+    """A text-only judge answering "E1" for every turn is position-biased on P, but what
+    explains its native J at chance is that J ignores the audio."""
+    ev = _ev(J_pointwise_none=(0.5, 0.5, 0.5))
+    ev.position = [{"probe": "P", "protocol": "pointwise", "cue": "none", "rate": 1.0,
+                    "ci_low": 1.0, "ci_high": 1.0, "direction": "first"}]  # fmt: skip
+    ev.behaviour = {"none": {"audio_sensitivity": _iv(0.0)}}
+    v = verdict(ev)
+    assert v.diagnosis == "ignores the audio" and "ignores the audio" in v.headline
+    assert [b.kind for b in v.behaviours] == ["position-biased", "ignores the audio"]
+    # With the habit on J itself, it is the diagnosis.
+    ev.position[0]["probe"] = "J"
+    assert verdict(ev).diagnosis == "position-biased"

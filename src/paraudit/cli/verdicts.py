@@ -14,28 +14,32 @@ from typing import Any
 from rich.markup import escape
 
 from paraudit.cli.common import console
-from paraudit.stats.model import Verdict
+from paraudit.stats.summary_model import SCHEMA, Summary
 
 _ITEMS = re.compile(r"^\[\d+ items\]\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
-def verdict_headlines(summary: dict[str, Any]) -> list[str]:
+def verdict_headlines(summary: Summary) -> list[str]:
     """One line per judge × task: "judge · task: headline", in the summary's order.
 
     The one place that reads a verdict for the terminal: the typed verdict's own headline
-    (`stats.model.Verdict.headline`, made in `stats/verdict_text.py`). A summary written
-    before verdicts had one (schema paraudit.summary/2) gives its text's first sentence.
+    (`stats.model.Verdict.headline`, made in `stats/verdict_text.py`).
     """
+    return [f"{v.judge} · {v.task}: {v.headline}" for v in summary.verdicts]
+
+
+def stored_headlines(raw: dict[str, Any]) -> list[str]:
+    """verdict_headlines of a summary.json's contents. A summary of an older schema
+    (paraudit.summary/2, before verdicts had a headline) gives each text's first sentence:
+    reports written then are still read, not rejected."""
+    if raw.get("schema") == SCHEMA:
+        return verdict_headlines(Summary.of(raw))
     out = []
-    for raw in summary["verdicts"]:
-        if "headline" in raw:
-            v = Verdict.model_validate(raw)
-            out.append(f"{v.judge} · {v.task}: {v.headline}")
-            continue
-        text = _ITEMS.sub("", raw["text"])
-        headline = _SENTENCE_END.split(text, maxsplit=1)[0]
-        out.append(f"{raw['judge']} · {raw['task']}: {headline}")
+    for v in raw["verdicts"]:
+        text = _ITEMS.sub("", v["text"])
+        first = _SENTENCE_END.split(text, maxsplit=1)[0]
+        out.append(f"{v['judge']} · {v['task']}: {first}")
     return out
 
 
@@ -53,8 +57,8 @@ def wrap(line: str, width: int) -> list[str]:
 
 def print_verdicts(report_dir: Path) -> None:
     """The verdicts of the report in `report_dir` (its summary.json), one entry each."""
-    summary = json.loads((report_dir / "summary.json").read_text(encoding="utf-8"))
-    lines = verdict_headlines(summary)
+    raw = json.loads((report_dir / "summary.json").read_text(encoding="utf-8"))
+    lines = stored_headlines(raw)
     console.print(
         f"[bold]verdicts[/] ({len(lines)}, one per judge × task; the report explains each):",
         highlight=False,

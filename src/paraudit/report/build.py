@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from paraudit.errors import ParauditError
 from paraudit.report import figures as F
 from paraudit.report import html
-from paraudit.report import scaffold as scaffold_section
 from paraudit.report import tables as T
-from paraudit.report.generators import with_panel
+from paraudit.report.generators import generator_part
+from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
-from paraudit.stats.scaffold import calls_per_answer, scaffold_pairs, side_by_side
 from paraudit.stats.summary import SECTIONS, summarize_groups
+from paraudit.stats.summary_model import Summary
 
 
 def load_groups(run_dirs: list[Path], labels: list[str] | None = None) -> RowGroups:
@@ -42,32 +41,27 @@ def write_report(
     groups = load_groups(run_dirs, labels)
     if not groups.groups:
         raise ParauditError("the runs hold no results")
-    summary = summarize_groups(
-        ((g.judge, g.task, g) for g in groups), replicates=replicates, seed=seed
-    )
-    summary["runs"] = [str(d) for d in run_dirs]
-    if scaffold_pairs(groups.judges):  # a judge beside its scaffold: the mitigation section
-        calls = calls_per_answer(run_dirs)
-        summary["scaffold"] = side_by_side(groups.rows(), calls=calls, replicates=replicates)
+    raw = summarize_groups(((g.judge, g.task, g) for g in groups), replicates=replicates, seed=seed)
+    summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
     out.mkdir(parents=True, exist_ok=True)
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(summary.to_json(), encoding="utf-8")
     (out / "tables").mkdir(exist_ok=True)
     md = [
         "# paraudit summary\n",
-        f"{summary['intervals']} item-level 95 % intervals "
-        f"({summary['bootstrap']['replicates']} replicates of whole items); about 1 in 20 "
+        f"{summary.intervals} item-level 95 % intervals "
+        f"({summary.bootstrap.replicates} replicates of whole items); about 1 in 20 "
         "misses its true value by chance alone.\n",
         "## Verdicts\n",
     ]
-    md += [f"- **{v['judge']}** · {v['task']}: {v['headline']}" for v in summary["verdicts"]]
+    md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in summary.verdicts]
     tex: list[str] = []
     for name, fn in T.TABLES.items():
         table = fn(summary)
         T.write_csv(out / "tables" / f"{name}.csv", table)
-        md += [f"\n## {name.replace('_', ' ')}\n", T.markdown(table)]
-        tex.append(T.latex(table, name.replace("_", " ")))
+        md += [f"\n## {T.TITLES[name]}\n", T.markdown(table)]
+        tex.append(T.latex(table, T.TITLES[name]))
     for key in SECTIONS:
-        T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary[key]))
+        T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
     (out / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     (out / "tables.tex").write_text("\n".join(tex), encoding="utf-8")
     figdir = out / "figures"
@@ -76,9 +70,18 @@ def write_report(
         "heatmaps": F.heatmaps(summary, figdir),
         "accuracy": F.accuracy_bars(summary, figdir),
     }
-    page = html.render(summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs])
-    page = with_panel(page, run_dirs, out, replicates=replicates, seed=seed)  # two generators
-    extra = scaffold_section.section(summary.get("scaffold", []))
-    page = page.replace("<h2>Figures</h2>", extra + "<h2>Figures</h2>", 1) if extra else page
+    # Two runs on two generators' sets also get the generator-bias section; a judge beside its
+    # scaffold, the mitigation section.
+    extras = [
+        part
+        for part in (
+            generator_part(run_dirs, out, replicates=replicates, seed=seed),
+            scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
+        )
+        if part
+    ]
+    page = html.render(
+        summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs], extra=extras
+    )
     (out / "report.html").write_text(page, encoding="utf-8")
     return out / "report.html"

@@ -10,6 +10,7 @@ import io
 import logging
 import re
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,9 @@ import numpy as np
 
 from paraudit.errors import MissingExtraError
 from paraudit.stats.states import GROUP_COLOURS, GROUPS
+from paraudit.stats.summary_model import Difference, Summary
+
+MIN_FONT = 10
 
 
 def _plt() -> Any:
@@ -31,7 +35,9 @@ def _plt() -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"svg.fonttype": "none", "font.size": 9})
+    # 10 units is the smallest text any figure has: report.html never draws a figure below one
+    # SVG unit per pixel, so no text is under 10 px on any screen (a browser test reads it).
+    plt.rcParams.update({"svg.fonttype": "none", "font.size": MIN_FONT})
     return plt
 
 
@@ -53,38 +59,38 @@ def _short(judge: str) -> str:
     return judge
 
 
-def _at_chance(summary: dict[str, Any]) -> set[tuple[str, str]]:
-    return {(v["judge"], v["task"]) for v in summary["verdicts"] if v["kind"] == "at chance"}
+def _at_chance(summary: Summary) -> set[tuple[str, str]]:
+    return {(v.judge, v.task) for v in summary.verdicts if v.kind == "at chance"}
 
 
-def state_bars(summary: dict[str, Any], out: Path) -> str | None:
-    rows = [s for s in summary["states"] if s["cue"] == "all"]
+def state_bars(summary: Summary, out: Path) -> str | None:
+    rows = [s for s in summary.states if s.cue == "all"]
     if not rows:
         return None
     plt = _plt()
     chance = _at_chance(summary)
-    tasks = sorted({s["task"] for s in rows})
+    tasks = sorted({s.task for s in rows})
     fig, axes = plt.subplots(
         # Wide panels: the judge names (with n and "at chance") take half of each.
-        1, len(tasks), figsize=(6.8 * len(tasks), 0.45 * len(summary["judges"]) + 2.4),
+        1, len(tasks), figsize=(6.8 * len(tasks), 0.45 * len(summary.judges) + 2.4),
         squeeze=False,
     )  # fmt: skip
     for ax, task in zip(axes[0], tasks, strict=True):
-        rs = [s for s in rows if s["task"] == task]
+        rs = [s for s in rows if s.task == task]
         names = [
-            f"{_short(s['judge'])} (n={s['items']})"
-            + (" · at chance" if (s["judge"], task) in chance else "")
+            f"{_short(s.judge)} (n={s.items})"
+            + (" · at chance" if (s.judge, task) in chance else "")
             for s in rs
         ]
         left = np.zeros(len(rs))
         for g in GROUPS:
-            vals = np.array([s["groups"][g]["rate"] or 0.0 for s in rs])
+            vals = np.array([(s.groups[g].rate if g in s.groups else None) or 0.0 for s in rs])
             ax.barh(names, vals, left=left, color=GROUP_COLOURS[g], label=g)
             left += vals
         ax.set_xlim(0, 1)
         # Two lines: on one, the titles of neighbouring panels ran into each other.
-        ax.set_title(f"{task}\npointwise, all cues, order-consistent", fontsize=10)
-        ax.set_xlabel("share of (item, branch, cue) units · n = items")
+        ax.set_title(f"{task}\nPointwise, all cues, order-consistent", fontsize=10)
+        ax.set_xlabel("Share of (item, branch, cue) units · n = items")
     axes[0][-1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
     fig.tight_layout()
     return _save(fig, out, "states")
@@ -127,73 +133,76 @@ def _heatmap(
             if not np.isnan(v):
                 text += f"\nn={int(items[i, j])}"
             grey = muted is not None and bool(muted[i, j])
-            ax.text(j, i, text + (" (n.s.)" if grey else ""), ha="center", va="center",
-                    fontsize=10, color="#666666" if grey else "black")  # fmt: skip
+            ax.text(j, i, text + ("\nn.s." if grey else ""), ha="center", va="center",
+                    fontsize=MIN_FONT, color="#666666" if grey else "black")  # fmt: skip
     ax.set_title(title)
     ax.figure.colorbar(im, ax=ax, fraction=0.046)
 
 
-def heatmaps(summary: dict[str, Any], out: Path) -> str | None:
-    judges = summary["judges"]
+def heatmaps(summary: Summary, out: Path) -> str | None:
+    judges = summary.judges
     if not judges:
         return None
     plt = _plt()
     names = [_short(j) for j in judges]
-    tasks = sorted({a["task"] for a in summary["accuracy"]})
+    tasks = sorted({a.task for a in summary.accuracy})
     shape = (len(judges), len(tasks))
     pot, pot_n, muted = np.full(shape, np.nan), np.zeros(shape), np.zeros(shape, bool)
-    for s in summary["states"]:
-        if s["cue"] == "all" and s["potemkin"]["rate"] is not None:
-            at = (judges.index(s["judge"]), tasks.index(s["task"]))
-            pot[at], pot_n[at], muted[at] = (
-                s["potemkin"]["rate"],
-                s["items"],
-                not s["interpretable"],
-            )
+    for s in summary.states:
+        if s.cue == "all" and s.potemkin.rate is not None:
+            at = (judges.index(s.judge), tasks.index(s.task))
+            pot[at], pot_n[at], muted[at] = s.potemkin.rate, s.items, not s.interpretable
 
-    def grid(records: list[dict[str, Any]], key: Any) -> tuple[list[Any], np.ndarray, np.ndarray]:
+    def grid(
+        records: Sequence[Difference], key: Callable[[Any], tuple[str, ...]]
+    ) -> tuple[list[Any], np.ndarray, np.ndarray]:
         cols = sorted({key(r) for r in records})
         m, n = np.full((len(judges), len(cols)), np.nan), np.zeros((len(judges), len(cols)))
         for r in records:
-            at = (judges.index(r["judge"]), cols.index(key(r)))
-            m[at] = np.nan if r["delta"] is None else r["delta"]
-            n[at] = r["items"]
+            at = (judges.index(r.judge), cols.index(key(r)))
+            m[at] = np.nan if r.delta is None else r.delta
+            n[at] = r.items
         return cols, m, n
 
-    gap_cols, gap, gap_n = grid(summary["protocol_gap"], lambda g: (g["task"], g["cue"]))
-    cue_cols, cue, cue_n = grid(
-        summary["cue_dependence"], lambda c: (c["task"], c["protocol"], c["cue"])
-    )
-    fig, axes = plt.subplots(1, 3, figsize=(18, 0.6 * len(judges) + 3.2))
+    gap_cols, gap, gap_n = grid(summary.protocol_gap, lambda g: (g.task, g.cue))
+    cue_cols, cue, cue_n = grid(summary.cue_dependence, lambda c: (c.task, c.protocol, c.cue))
+    # One panel per row, each as wide as its columns need: side by side, three panels of up
+    # to a dozen columns each only fitted a page by shrinking the cell numbers to ~6 px.
+    widest = max(len(tasks), len(gap_cols), len(cue_cols), 1)
+    panel = 0.75 * len(judges) + 2.8
+    fig, axes = plt.subplots(
+        3, 1, figsize=(min(15.0, 3.8 + 0.95 * widest), 3 * panel),
+        gridspec_kw={"height_ratios": [1, 1, 1]},
+    )  # fmt: skip
     _heatmap(axes[0], pot, pot_n, names, tasks,
-             "conditional Potemkin π110/(π110+π111), all cues pooled\n"
+             "Conditional Potemkin π110/(π110+π111), all cues pooled\n"
              "(hatched grey: P, O or J not above chance — not evidence)",
              0, 1, "Reds", muted)  # fmt: skip
     _heatmap(axes[1], gap, gap_n, names, [f"{t} · {c}" for t, c in gap_cols],
-             "protocol gap: pairwise − pointwise", -1, 1, "RdBu_r")  # fmt: skip
+             "Protocol gap: Pairwise − Pointwise J", -1, 1, "RdBu_r")  # fmt: skip
     _heatmap(axes[2], cue, cue_n, names, [f"{t} · {p} · {c}" for t, p, c in cue_cols],
-             "cue dependence: cue − no cue", -1, 1, "RdBu_r")  # fmt: skip
-    fig.text(0.01, 0.01, "n = items per cell", fontsize=7)
+             "Cue dependence: J under a cue − no cue", -1, 1, "RdBu_r")  # fmt: skip
+    fig.text(0.01, 0.005, "n = items per cell", fontsize=MIN_FONT)
     fig.tight_layout()
     return _save(fig, out, "heatmaps")
 
 
-def accuracy_bars(summary: dict[str, Any], out: Path) -> str | None:
-    rows = [a for a in summary["accuracy"] if a["probe"] == "J" and a["cue"] != "all"]
+def accuracy_bars(summary: Summary, out: Path) -> str | None:
+    rows = [a for a in summary.accuracy if a.probe == "J" and a.cue != "all"]
     if not rows:
         return None
     plt = _plt()
-    tasks = sorted({a["task"] for a in rows})
+    tasks = sorted({a.task for a in rows})
     cue_order = {c: i for i, c in enumerate(("none", "soft", "hard", "transition"))}
     conds = sorted(
-        {(a["protocol"], a["cue"]) for a in rows},
+        {(a.protocol, a.cue) for a in rows},
         key=lambda pc: (pc[0] != "pointwise", cue_order.get(pc[1], 9), pc[1]),
     )
-    judges = summary["judges"]
+    judges = summary.judges
     fig, axes = plt.subplots(
         len(tasks),
         1,
-        figsize=(max(6, 1.3 * len(judges) * len(conds) / 3), 3.0 * len(tasks)),
+        figsize=(min(15.0, max(6, 1.3 * len(judges) * len(conds) / 3)), 3.6 * len(tasks)),
         squeeze=False,
     )
     width = 0.8 / max(1, len(conds))
@@ -204,20 +213,20 @@ def accuracy_bars(summary: dict[str, Any], out: Path) -> str | None:
             xs, ys, lo, hi = [], [], [], []
             for i, j in enumerate(judges):
                 a = next(
-                    (a for a in rows if a["task"] == task and a["judge"] == j
-                     and a["protocol"] == proto and a["cue"] == cue),
+                    (a for a in rows if a.task == task and a.judge == j
+                     and a.protocol == proto and a.cue == cue),
                     None,
                 )  # fmt: skip
-                if a and a["accuracy"] is not None:
-                    items[j] = max(items.get(j, 0), a["items"])
+                if a and a.accuracy is not None:
+                    items[j] = max(items.get(j, 0), a.items)
                     xs.append(i + (k - (len(conds) - 1) / 2) * width)
-                    ys.append(a["accuracy"])
+                    ys.append(a.accuracy)
                     # Clipped at 0: a 0 % or 100 % cell has a degenerate interval, and
                     # matplotlib refuses negative error bars.
-                    low = a["ci_low"] if a["ci_low"] is not None else a["accuracy"]
-                    high = a["ci_high"] if a["ci_high"] is not None else a["accuracy"]
-                    lo.append(max(0.0, a["accuracy"] - low))
-                    hi.append(max(0.0, high - a["accuracy"]))
+                    low = a.ci_low if a.ci_low is not None else a.accuracy
+                    high = a.ci_high if a.ci_high is not None else a.accuracy
+                    lo.append(max(0.0, a.accuracy - low))
+                    hi.append(max(0.0, high - a.accuracy))
             ax.bar(
                 xs,
                 ys,
@@ -225,7 +234,7 @@ def accuracy_bars(summary: dict[str, Any], out: Path) -> str | None:
                 yerr=[lo, hi],
                 capsize=2,
                 color=colours[k % 10],
-                label=f"{proto} · {cue}",
+                label=f"{proto.capitalize()} · {cue}",
                 hatch="//" if proto == "pairwise" else None,
             )
         ax.axhline(0.5, color="black", lw=0.8, ls="--")
@@ -234,7 +243,8 @@ def accuracy_bars(summary: dict[str, Any], out: Path) -> str | None:
         )
         ax.set_ylim(0, 1)
         ax.set_ylabel("J accuracy")
-        ax.set_title(f"{task}: native judgment, 95 % item-bootstrap intervals (dashed: chance)")
-    axes[0][0].legend(ncol=4, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.12), frameon=False)
+        ax.set_title(f"{task}: native judgment J, 95 % item-bootstrap intervals (dashed: chance)")
+    axes[0][0].legend(ncol=4, fontsize=MIN_FONT, loc="lower left", bbox_to_anchor=(0, 1.12),
+                      frameon=False)  # fmt: skip
     fig.tight_layout()
     return _save(fig, out, "accuracy")

@@ -58,7 +58,7 @@ def _cell(cell: dict[str, Any], g: dict[str, Any]) -> str:
 
 
 def panel(result: dict[str, Any]) -> str:
-    """The panel's HTML for a generator_check result."""
+    """The panel's HTML for a generator_check result (the body of its report section)."""
     g = result["generators"]
     head = (
         f"A = {escape(g['a']['spec'])} ({escape(g['a']['family'])}), B = "
@@ -67,20 +67,25 @@ def panel(result: dict[str, Any]) -> str:
         f"{result['replicates']} bootstrap replicates of source records, shared records drawn "
         "once for both sets."
     )
+    # Its own scroll box: the bars' cells keep a minimum width, wider than a phone.
     return (
-        f"<style>{CSS}</style><section class='genbias'><h2>Generator bias</h2><p>{head}</p>"
+        f"<style>{CSS}</style><div class='genbias scroll'><p>{head}</p>"
         + "".join(_cell(c, g) for c in result["cells"])
-        + "</section>"
+        + "</div>"
     )
 
 
-def with_panel(page: str, runs: list[Path], out: Path, *, replicates: int, seed: int) -> str:
-    """The report page with the panel before </body> when the runs call for one; its numbers
+Part = tuple[str, str, str, str]
+"""(anchor, title, note, body) of a collapsed report section (html.render's `extra`)."""
+
+
+def generator_part(runs: list[Path], out: Path, *, replicates: int, seed: int) -> Part | None:
+    """The report's generator-bias section when the runs call for one (else None); its numbers
     go to OUT/generators.json (the result `compare --generators --out` writes)."""
     result = check_runs(runs, replicates=replicates, seed=seed)
     if result is None:
-        return page
+        return None
     (out / "generators.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    at = page.rfind("</body>")
-    at = len(page) if at < 0 else at
-    return page[:at] + panel(result) + page[at:]
+    cells = len(result["cells"])
+    note = f"{cells} task × protocol × cue cell{'s' * (cells != 1)}"
+    return ("generator-bias", "Generator bias", note, panel(result))

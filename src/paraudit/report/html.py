@@ -1,25 +1,55 @@
-"""report.html: self-contained (inline CSS and SVG, no scripts, no network)."""
+"""report.html: self-contained (inline CSS and SVG, no scripts, no network).
+
+The page is laid out for a newcomer: the verdicts first, then one summary figure (the state
+distribution), then a table of contents; everything else is a collapsed section whose heading
+says how many rows it holds, so the page is a few screens until a reader opens what they need.
+It must not scroll sideways on a phone: tables and figures scroll inside their own box, and a
+figure is never shrunk below one SVG unit per pixel, so its smallest text (10 units,
+figures.py) stays at least 10 px on screen (tests/report/test_report_browser.py measures both).
+"""
 
 from __future__ import annotations
 
+import math
+import re
 from html import escape
-from typing import Any
 
 from paraudit.report import tables as T
-from paraudit.stats.states import STATE_MEANING
+from paraudit.report.guide import how_to_read
+from paraudit.stats.summary_model import Summary
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;
-max-width:1200px;color:#222;line-height:1.45;padding:0 1rem}
-h1{margin-bottom:.2rem}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}
-table{border-collapse:collapse;font-size:.85rem;margin:.6rem 0}
-th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left}th{background:#f4f4f4}
-.verdict td:first-child{font-weight:600;white-space:nowrap}
-.badge{display:inline-block;padding:.05rem .45rem;border-radius:.6rem;color:#fff;font-size:.8rem}
-.fig svg{max-width:100%;height:auto}.muted{color:#666;font-size:.85rem}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.2rem auto;
+max-width:1200px;color:#222;line-height:1.45;padding:0 1rem;overflow-wrap:anywhere}
+h1{margin:0 0 .2rem}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin:1.4rem 0 .5rem;
+font-size:1.3rem}
+table{border-collapse:collapse;font-size:.85rem;margin:.4rem 0}
+th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;overflow-wrap:normal}
+th{background:#f4f4f4}
+.scroll{overflow-x:auto;max-width:100%}
+.verdict tr:not(.why) td:first-child{font-weight:600}
+.badge{display:inline-block;padding:.05rem .45rem;border-radius:.6rem;color:#fff;font-size:.8rem;
+white-space:nowrap}
+.fig{overflow-x:auto;max-width:100%}.fig svg{display:block;height:auto}
+.muted{color:#666;font-size:.85rem}
 td.grey{color:#9e9e9e;background:#fafafa}
-details{margin:.5rem 0}
-tr.why td{border-top:none;color:#333;padding-bottom:.6rem}
+details{margin:.3rem 0}
+tr.why td{border-top:none;color:#333;padding-bottom:.6rem;overflow-wrap:anywhere}
+section.part>details>summary{cursor:pointer;padding:.35rem 0;border-bottom:1px solid #ddd}
+section.part>details>summary h2{display:inline;border:none;margin:0;padding:0}
+nav ol{columns:2 18rem;margin:.3rem 0;padding-left:1.4rem}
+/* A phone: each verdict a card (judge, task, items and badge on one line, the why under it)
+   instead of a five-column table wider than the screen; the header's labels are gone, so the
+   item count says what it is. */
+@media (max-width:640px){
+ body{padding:0 .6rem}h2{font-size:1.1rem}
+ table.verdict,table.verdict tbody,table.verdict tr,table.verdict td{display:block;border:none}
+ table.verdict thead{display:none}
+ table.verdict tr:not(.why){border-top:1px solid #ccc;padding-top:.4rem}
+ table.verdict td{padding:.1rem 0}
+ table.verdict tr:not(.why) td{display:inline-block;margin-right:.6rem}
+ table.verdict tr:not(.why) td:nth-child(3)::after{content:" items"}
+}
 """
 
 
@@ -32,7 +62,10 @@ def _table(table: T.Table, cls: str = "") -> str:
     cols, rows = table
     head = "".join(f"<th>{escape(str(c))}</th>" for c in cols)
     body = "".join("<tr>" + "".join(_cell(v) for v in r) + "</tr>" for r in rows)
-    return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return (
+        f'<div class="scroll"><table class="{cls}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 NATIVE_BADGE = {
@@ -45,89 +78,121 @@ NATIVE_BADGE = {
 }
 
 
-def _verdict_rows(summary: dict[str, Any]) -> str:
+def _verdict_rows(summary: Summary) -> str:
     out = []
-    for v in summary["verdicts"]:
-        label, colour = NATIVE_BADGE.get(v["native"]["outcome"], (v["native"]["outcome"], "#999"))
-        small = " <span class='muted'>(small sample)</span>" if v["small_sample"] else ""
+    for v in summary.verdicts:
+        outcome = v.native.outcome
+        label, colour = NATIVE_BADGE.get(outcome, (outcome, "#999"))
+        small = " <span class='muted'>(small sample)</span>" if v.small_sample else ""
         out.append(
-            f"<tr><td>{escape(v['judge'])}</td><td>{escape(v['task'])}</td>"
-            f"<td>{v['items']}{small}</td><td><span class='badge' "
+            f"<tr><td>{escape(v.judge)}</td><td>{escape(v.task)}</td>"
+            f"<td>{v.items}{small}</td><td><span class='badge' "
             f"style='background:{colour}'>{escape(label)}</span></td>"
-            f"<td><b>{escape(v['diagnosis'])}</b></td></tr>"
-            f"<tr class='why'><td colspan='5'>{escape(v['headline'])}<details><summary>every "
-            f"step of the cascade</summary>{escape(v['text'])}</details></td></tr>"
+            f"<td><b>{escape(v.diagnosis)}</b></td></tr>"
+            f"<tr class='why'><td colspan='5'>{escape(v.headline)}<details><summary>every "
+            f"step of the cascade</summary>{escape(v.text)}</details></td></tr>"
         )
     return "".join(out)
 
 
-def render(summary: dict[str, Any], figures: dict[str, str], runs: list[str]) -> str:
-    how = "".join(f"<li><b>{s}</b> — {escape(m)}</li>" for s, m in STATE_MEANING.items())
-    figs = "".join(f'<div class="fig" id="fig-{k}">{v}</div>' for k, v in figures.items() if v)
-    sections = "".join(
-        f"<h3>{escape(name.replace('_', ' '))}</h3>{_table(fn(summary))}"
-        for name, fn in T.TABLES.items()
-        if name != "verdicts"
+_SIZE = re.compile(r'<svg([^>]*?)\swidth="([\d.]+)pt"\s+height="[\d.]+pt"')
+
+
+def _figure(name: str, svg: str) -> str:
+    """A figure as wide as the page allows, but never narrower than one SVG unit per pixel
+    (its box scrolls instead) nor wider than its natural size."""
+    m = _SIZE.search(svg)
+    if m:
+        w = float(m.group(2))
+        # Rounded up: a pixel less than `w` would draw 10-unit text at 9.99 px.
+        style = f"width:100%;min-width:{math.ceil(w)}px;max-width:{w * 4 / 3:.0f}px"
+        svg = svg[: m.start()] + f'<svg{m.group(1)} style="{style}"' + svg[m.end() :]
+    return f'<div class="fig" id="fig-{name}">{svg}</div>'
+
+
+FIGURE_TITLES = {
+    "heatmaps": "Heatmaps: conditional Potemkin, protocol gap, cue dependence (judge × cell)",
+    "accuracy": "J accuracy by judge, Pointwise and Pairwise, per cue",
+}
+
+
+def _part(anchor: str, title: str, note: str, body: str) -> str:
+    """A collapsed section: its heading (with `note`, e.g. the row count) is the summary."""
+    return (
+        f'<section class="part" id="{anchor}"><details><summary><h2>{escape(title)}</h2> '
+        f'<span class="muted">{escape(note)}</span></summary>{body}</details></section>'
     )
-    b = summary["bootstrap"]
+
+
+def _rows_note(name: str, table: T.Table) -> str:
+    rows = table[1]
+    note = f"{len(rows)} row{'s' * (len(rows) != 1)}"
+    if name == "position_bias":
+        flagged = sum(1 for r in rows if r[-1])
+        note += f", {flagged} flagged (shown first)"
+    return note
+
+
+def render(
+    summary: Summary,
+    figures: dict[str, str],
+    runs: list[str],
+    extra: list[tuple[str, str, str, str]] | None = None,
+) -> str:
+    """The page; `extra` are further collapsed sections (anchor, title, note, body), listed in
+    the contents after the tables (e.g. the generator-bias panel)."""
+    parts: list[tuple[str, str, str, str]] = [
+        ("how", "How to read this", "P, O, J, states, the cascade, each statistic",
+         how_to_read()),
+    ]  # fmt: skip
+    for name, title in FIGURE_TITLES.items():
+        if figures.get(name):
+            parts.append((f"fig-{name}-part", title, "figure", _figure(name, figures[name])))
+    for name, fn in T.TABLES.items():
+        if name == "verdicts":
+            continue
+        table = fn(summary)
+        body = _table(table)
+        if name == "headline_j_accuracy":
+            # The matrix first; the 72-odd rows behind it for whoever needs the intervals.
+            body = (
+                f'{_table(T.j_matrix(summary), "matrix")}<p class="muted">Grey: not above '
+                f"chance. Intervals, Wilson and failed answers per cell:</p><details><summary>"
+                f"every cell ({len(table[1])} rows)</summary>{body}</details>"
+            )
+        parts.append((f"t-{name}", T.TITLES[name], _rows_note(name, table), body))
+    parts += extra or []
+    toc = "".join(
+        f'<li><a href="#{a}">{escape(t)}</a></li>'
+        for a, t in [("verdicts", "Verdicts"), ("states-figure", "State distribution")]
+        + [(a, t) for a, t, _, _ in parts]
+    )
+    states = figures.get("states")
+    state_fig = (
+        '<section id="states-figure"><h2>State distribution (P, O, J), Pointwise</h2>'
+        f"{_figure('states', states)}</section>"
+        if states
+        else ""
+    )
+    b, n = summary.bootstrap, summary.intervals
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>paraudit diagnostic report</title>
 <style>{CSS}</style></head><body>
 <h1>paraudit diagnostic report</h1>
-<p class="muted">Runs: {escape(", ".join(runs))}. Every figure below is computed from the stored
-results (results.jsonl); see summary.json for all numbers.</p>
-<h2>Verdicts</h2>
-<table class="verdict"><thead><tr><th>judge</th><th>task</th><th>items</th>
-<th>native use</th><th>diagnosis</th></tr></thead>
-<tbody>{_verdict_rows(summary)}</tbody></table>
-<p class="muted">This report shows {summary["intervals"]} item-level 95 % intervals
-({b["replicates"]} bootstrap replicates of whole items, seed {b["seed"]}). About 1 in 20
-intervals misses its true value by chance alone, so among {summary["intervals"]} expect about
-{round(summary["intervals"] / 20)} to; read single striking intervals with that in mind.</p>
-<h2>How to read this</h2>
-<p>Each pointwise question is asked three ways: <b>P</b> (perception: which emotion did the user
-sound like?), <b>O</b> (oracle: told the emotion in text, which response fits?) and <b>J</b>
-(native judgment: hearing the audio, which response fits?). Each (item, branch, cue) unit gets
-a state (P, O, J) of right/wrong, where a probe counts as right only when it is right in
-<b>every order that ran</b> (both response orders; for pairwise also both context orders), so a
-fixed habit such as always answering R1 is never right by the luck of one order:</p>
-<ul>{how}</ul>
-<p><b>Verdicts</b>, one per judge × task, follow the paper's <b>diagnostic cascade</b>, each
-step read at one cue (never pooled over cues). "Above chance" means the item-level interval's
-lower end is above what the best <i>deaf</i> guesser scores given the options offered (½ for
-every whole answer: both branches put the same words to the judge, with different right
-answers). (1) <b>Native</b> — pointwise J without a cue: <i>reliable</i> when its 95 % lower
-bound is at least 80 %, <i>above chance</i>, <i>at chance</i> or <i>below chance</i>; the badge
-certifies this step only. (2) <b>Recoverable</b> — pairwise J above chance with a protocol gap
-whose interval excludes 0: the contrast is heard when both worlds are shown but not deployed
-natively. (3) <b>Cue dependence</b> — J under a cue above chance, with a gain over no cue whose
-interval excludes 0, while native J is not. (4) <b>Components</b>, per cue — which of P, O and
-J are above chance (Potemkin: P and O work, J does not; perception or response-mapping
-bottleneck; shortcut-like success), and, where all three work, whether failures co-occur more
-than independent components would give (a permutation test over items with a family-wise 5 %
-level across the five groups): if not, "no systematic failure mode", never the largest bar.
-(5) <b>Behaviours</b> — position bias (first-option share ≥ 90 % or ≤ 10 %, interval excluding
-50 %), order dependence (right in one response order only), ignoring the audio, repeating the
-text-only choice, hearing only some human turns. The conditional Potemkin rate π110 / (π110 +
-π111) is shown beside its independence baseline 1 − acc(J) and greyed where P, O or J is not
-above chance. Below 30 items a task's verdict says the sample is small.</p>
-<p>Accuracy is per instance (the paper's tables) and <b>strict</b>: an unparsed or refused reply
-counts as wrong and is counted in its own column; a failed call (error) is no answer and is left
-out — a cell with only failed calls says "no answers", never 0 %. Order-consistent accuracy is
-shown beside it. Every interval resamples whole <b>items</b> (instances of one item are not
-independent); the paper's per-instance Wilson interval is shown beside J accuracy. The
-<b>protocol gap</b> is pairwise minus pointwise accuracy; <b>cue dependence</b> the gain from
-the hard (single-turn) or transition (positional) cue over none; <b>audio sensitivity</b> how
-often the pointwise choice changes when only the audio changes (a judge deaf to audio scores 0).
-The <b>transcript control T</b> sees only the words, which are the same for both branches, so it
-has no right answer; it measures the text-only <b>preference</b> — how often T picks the same
-response in both orders, and how often that is branch 0's response (far from 50 % means the
-responses are not balanced) — and <b>J–T agreement</b>: how often the native answer equals the
-text-only answer (50 % for a judge that follows the audio, near 100 % for one that repeats its
-text-only preference).</p>
-<h2>Figures</h2>{figs}
-<h2>Tables</h2>{sections}
+<p class="muted">Runs: {escape(", ".join(runs))}. Every number is computed from the stored
+results (results.jsonl); summary.json holds them all.</p>
+<section id="verdicts"><h2>Verdicts</h2>
+<div class="scroll"><table class="verdict"><thead><tr><th>Judge</th><th>Task</th><th>Items</th>
+<th>Native use</th><th>Diagnosis</th></tr></thead>
+<tbody>{_verdict_rows(summary)}</tbody></table></div>
+<p class="muted">This report shows {n} item-level 95 % intervals
+({b.replicates} bootstrap replicates of whole items, seed {b.seed}). About 1 in 20
+intervals misses its true value by chance alone, so among {n} expect about
+{round(n / 20)} to; read single striking intervals with that in mind.</p></section>
+{state_fig}
+<nav id="contents"><h2>Contents</h2><ol>{toc}</ol></nav>
+{"".join(_part(*p) for p in parts)}
 </body></html>
 """

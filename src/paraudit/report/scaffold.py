@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from html import escape
+from pathlib import Path
 from typing import Any
 
+from paraudit.stats.rowgroups import RowGroups
+from paraudit.stats.scaffold import calls_per_answer, scaffold_pairs, side_by_side
 from paraudit.stats.states import GROUP_COLOURS, GROUPS
+
+TITLE = "Mitigation: judge and scaffold side by side"
 
 SHOWN_STATES = ("111", "110", "010", "100", "000")
 """The states the mitigation moves between; the rest are summed under 'other'."""
@@ -43,8 +49,25 @@ def _calls(x: float | None) -> str:
     return "–" if x is None else f"{x:.2f}"
 
 
+def scaffold_part(
+    groups: RowGroups, runs: list[Path], out: Path, *, replicates: int, seed: int
+) -> tuple[str, str, str, str] | None:
+    """The report's mitigation section when the runs hold a judge and its scaffold (else
+    None), as html.render's `extra` takes it; its numbers go to OUT/scaffold.json."""
+    if not scaffold_pairs(groups.judges):
+        return None
+    records = side_by_side(
+        groups.rows(), calls=calls_per_answer(runs), replicates=replicates, seed=seed
+    )
+    if not records:
+        return None
+    (out / "scaffold.json").write_text(json.dumps(records, indent=2) + "\n", encoding="utf-8")
+    note = f"{len(records)} judge × task pair{'s' * (len(records) != 1)}"
+    return ("scaffold", TITLE, note, section(records))
+
+
 def section(records: list[dict[str, Any]]) -> str:
-    """The HTML section (empty when the runs hold no judge together with its scaffold)."""
+    """The section's body (empty when the runs hold no judge together with its scaffold)."""
     if not records:
         return ""
     rows = []
@@ -68,15 +91,16 @@ def section(records: list[dict[str, Any]]) -> str:
                 + "</tr>"
             )
     return (
-        "<h2>Mitigation: judge and scaffold side by side</h2><p class='muted'>The scaffold "
+        "<p class='muted'>The scaffold "
         "asks the same judge to perceive (P), states its perceived emotions in text, and asks it "
         "to map them (Staging). Units in state 110 (perceives and maps, fails to compose) "
         "should move to 111; a perception bottleneck (010) cannot. The movement is paired by "
         "item, branch and cue, with a 95 % interval over whole items.</p>"
-        "<table><thead><tr><th>judge</th><th>task</th><th>states (pointwise units)</th>"
+        "<div class='scroll'><table><thead><tr><th>judge</th><th>task</th>"
+        "<th>states (pointwise units)</th>"
         "<th>J accuracy per cue</th><th>calls per answer</th><th>110 → 111</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
-__all__ = ["section"]
+__all__ = ["TITLE", "scaffold_part", "section"]

@@ -176,6 +176,8 @@ TYPES: dict[str, tuple[JudgeModel, frozenset[str], str]] = {
          {"reliable", "usable, no systematic failure mode"}, "single-turn-emotions"),
         ("noise 20 %", JudgeModel("noise20", noise=0.2),
          {"reliable", "usable, no systematic failure mode"}, "single-turn-emotions"),
+        ("just under the bar", JudgeModel("bar", noise=0.22),
+         {"usable, no systematic failure mode"}, "single-turn-emotions"),
         ("co-occurring failures", JudgeModel("cooccur", noise=0.05, item_failure=0.2),
          {"usable, systematic failure mode"}, "single-turn-emotions"),
         ("Potemkin", JudgeModel("potemkin", p=0.9, o=0.9, j=0.5), {"Potemkin"},

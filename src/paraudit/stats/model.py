@@ -103,6 +103,8 @@ class Behaviour(BaseModel):
     ]
     text: str
     evidence: Estimate | None = None
+    probes: list[str] = Field(default_factory=list)
+    """The probes the habit shows in (position bias: J, P, O …); empty when not per probe."""
 
 
 class ComponentsAtCue(BaseModel):

@@ -1,9 +1,11 @@
 """Every number of the diagnostic report, computed from result rows only (summary.json).
 
-Schema `paraudit.summary/3`. Rates are fractions in [0, 1]. Every interval (`ci_low`,
-`ci_high`) is 95 % from resampling whole items (B replicates, seeded; `stats/itemboot.py`);
-`wilson_low`/`wilson_high` are the paper's per-instance Wilson interval, kept beside it. Every
-record carries `items`, the number of items it rests on. Sections, per judge × task:
+Schema `paraudit.summary/3`, typed by `stats/summary_model.py` (what the report reads; its
+JSON Schema is `stats/summary.schema.json`). Rates are fractions in [0, 1]. Every interval
+(`ci_low`, `ci_high`) is 95 % from resampling whole items (B replicates, seeded;
+`stats/itemboot.py`); `wilson_low`/`wilson_high` are the paper's per-instance Wilson interval,
+kept beside it. Every record carries `items`, the number of items it rests on. Sections, per
+judge × task:
 
 - `accuracy` (× probe × protocol × cue, and cue "all"): `n` answered instances (failed calls
   are counted in `errors` and left out; unparsed and refused answers are wrong), `correct`,

@@ -90,16 +90,21 @@ def _why(
     if diagnosis == "works only when cued":
         e, d = cue.evidence[f"J {cue.cue}"], cue.evidence["cue dependence"]
         return f"works only when cued ({cue.cue}: J {pct(e.rate)}, {pct(d.rate, True)} over no cue)"
-    by_kind = {h.kind: h for h in habits}
-    for kind in (
-        "position-biased",
-        "order-dependent",
-        "ignores the audio",
-        "repeats its text-only choice",
-        "hears only some turns",
-    ):
-        if kind in by_kind and diagnosis in (kind, "ignores the audio"):
-            return by_kind[kind].text
+    if diagnosis == "position-biased":
+        # The habit J shows first (the diagnosis names it only then), else any.
+        pos = [h for h in habits if h.kind == "position-biased"]
+        pos.sort(key=lambda h: "J" not in h.probes)
+        if pos:
+            return pos[0].text
+    wanted = {
+        "order-dependent": ("order-dependent",),
+        "ignores the audio": ("ignores the audio", "repeats its text-only choice"),
+        "hears only some turns": ("hears only some turns",),
+    }.get(diagnosis, ())
+    for kind in wanted:
+        found = [h for h in habits if h.kind == kind]
+        if found:
+            return found[0].text
     if here is not None and diagnosis == here.pattern:
         return here.text.split(": ", 2)[-1].rstrip(".")
     if diagnosis == "below chance":

@@ -291,6 +291,7 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
             )
             more = f" and {len(cells) - 3} more" if len(cells) > 3 else ""
             out.append(Behaviour(kind="position-biased", evidence=estimate(cells[0]),
+                                 probes=sorted({p["probe"] for p in cells}),
                                  text=f"position-biased towards the {direction} option "
                                       f"({named}{more})"))  # fmt: skip
     gap = ev.order_gap.get(cue)
@@ -348,9 +349,12 @@ def _diagnosis(
         return "recoverable only in pairwise"
     if cue.outcome == "works only when cued":
         return "works only when cued"
-    kinds = [h.kind for h in habits]
+    # A position habit explains native J's score only where J itself shows it; a habit on P or
+    # O alone (a text-only judge answering "E1" for every turn) is listed, not the diagnosis.
+    if any(h.kind == "position-biased" and "J" in h.probes for h in habits):
+        return "position-biased"
+    kinds = [h.kind for h in habits if h.kind != "position-biased"]
     for kind, name in (
-        ("position-biased", "position-biased"),
         ("order-dependent", "order-dependent"),
         ("ignores the audio", "ignores the audio"),
         ("repeats its text-only choice", "ignores the audio"),
@@ -365,6 +369,8 @@ def _diagnosis(
         "shortcut-like success",
     ):
         return here.pattern  # type: ignore[return-value]
+    if any(h.kind == "position-biased" for h in habits):
+        return "position-biased"
     return "below chance" if native.outcome == "below chance" else "at chance"
 
 

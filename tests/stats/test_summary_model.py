@@ -1,0 +1,71 @@
+"""The typed summary: it holds every key summarize() writes (and nothing else), summary.json
+written from it keeps the shape summarize() built, and the committed JSON Schema is the one the
+models generate."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from paraudit.stats.judge_model import JudgeModel, audit_rows
+from paraudit.stats.summary import SCHEMA, SECTIONS, summarize
+from paraudit.stats.summary_model import SCHEMA_FILE, Summary, json_schema
+
+
+@pytest.fixture(scope="module")
+def raw() -> dict[str, Any]:
+    # Both task shapes (positional fills perception_turns/positions), a judge with a habit
+    # (position bias), two cues, and a staging probe S (answered as O: the judge model has none).
+    rng = np.random.default_rng(3)
+    rows = audit_rows(JudgeModel("perfect"), 12, rng)
+    rows += audit_rows(JudgeModel("first", first=True), 12, rng, task="positional-emotion")
+    rows += [{**r, "probe": "S"} for r in rows if r["probe"] == "O"]
+    return summarize(rows, replicates=200, permutations=100)
+
+
+def test_every_section_is_filled_and_typed(raw: dict[str, Any]) -> None:
+    s = Summary.of(raw)
+    assert s.schema_id == SCHEMA
+    for name in SECTIONS:
+        records = getattr(s, name)
+        assert records, name  # each model is exercised by real records, not only declared
+        assert all(not isinstance(r, dict) for r in records)
+
+
+def test_summary_json_keeps_the_shape_summarize_built(raw: dict[str, Any]) -> None:
+    s = Summary.of(raw)
+    assert s.to_dict() == json.loads(json.dumps(raw))
+    assert Summary.of(json.loads(s.to_json())) == s
+
+
+def test_a_key_the_model_does_not_know_is_refused(raw: dict[str, Any]) -> None:
+    bad = json.loads(json.dumps(raw))
+    bad["states"][0]["masses"]["111"]["rte"] = 0.5
+    with pytest.raises(ValidationError, match="rte"):
+        Summary.of(bad)
+    bad = json.loads(json.dumps(raw))
+    bad["accuracy"][0]["delta"] = 0.1
+    with pytest.raises(ValidationError, match="delta"):
+        Summary.of(bad)
+
+
+def test_the_committed_schema_is_the_generated_one() -> None:
+    committed = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert committed == json_schema(), (
+        "regenerate it: PYTHONPATH=src python -m paraudit.stats.summary_model"
+    )
+
+
+def test_a_real_summary_validates_against_the_committed_schema(raw: dict[str, Any]) -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(json.loads(Summary.of(raw).to_json()), schema)
+    wrong = json.loads(json.dumps(raw))
+    wrong["protocol_gap"][0]["items"] = "many"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(wrong, schema)
