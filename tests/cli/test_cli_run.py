@@ -128,7 +128,11 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
     for task in ("single-turn-emotions", "positional-emotion"):
         first, words = verdicts[("builtin:first", task)], verdicts[("builtin:transcript", task)]
         assert first["kind"] == "at chance" and first["diagnosis"] == "position-biased", first
-        assert words["kind"] == "at chance" and words["diagnosis"] == "ignores the audio", words
+        # The words alone: deaf to the audio, and (its tie-break ends on R1) a first-option
+        # habit on J too, which then is the diagnosis; deafness is named either way.
+        assert words["kind"] == "at chance", words
+        assert words["diagnosis"] in ("ignores the audio", "position-biased"), words
+        assert "ignores the audio" in {b["kind"] for b in words["behaviours"]}, words
         # A guessing judge is never reliable nor given a systematic failure mode (its steps
         # decide at 99 %, so a named skill is rare; which audits depends on the bytes it hashes).
         v = verdicts[("builtin:random", task)]
