@@ -29,10 +29,13 @@ def judges(
         console.print(f"[bold]{escape(name)}[/]  {mark}  API key: {escape(key)}", highlight=False)
         console.print(Padding(escape(desc), (0, 0, 0, 2)), highlight=False)
         if need:
-            console.print(f"  needs: {escape(need)}", highlight=False, soft_wrap=True)
+            # Each command on a line of its own, whole (copyable) within 80 columns.
+            for i, step in enumerate(need.split(" && ")):
+                head = "  needs: " if i == 0 else "  then:  "
+                console.print(f"{head}{escape(step)}", highlight=False, soft_wrap=True)
     console.print("builtin models: " + ", ".join(f"builtin:{m}" for m in BUILTIN_MODELS))
     for line in catalogue_lines():  # what the providers say about the models the paper used
-        console.print(f"note: {escape(line)}", highlight=False, soft_wrap=True)
+        console.print(f"note: {escape(line)}", highlight=False)
     with open_engine(engine, ray_address) as cluster:
         if cluster is not None:
             print_cluster(cluster)
