@@ -34,7 +34,7 @@ def test_report_names_the_calls_whose_audio_did_not_arrive(
     assert any(line.startswith("- builtin:random") and "not checked" in line for line in lines)
     assert any("realtime-costs" in line for line in lines)  # the rate and its source
     assert "<section id='delivery'>" in page and "<b>builtin:drops-audio" in page
-    assert "audio delivery: builtin:drops-audio not delivered in" in page
+    assert "<b>Audio delivery</b> — builtin:drops-audio not delivered in" in page
     with (tmp_path / "report" / "tables" / "full_delivery.csv").open() as f:
         table = list(csv.DictReader(f))
     assert {r["judge"] for r in table} == {"builtin:random", "builtin:drops-audio"}

@@ -33,17 +33,23 @@ def delivery_lines(summary: Summary) -> list[str]:
 
 
 def delivery_html(summary: Summary) -> str:
-    """A short block under the verdict table."""
+    """A short block under the verdict table: one line, the flagged cells, and every cell with
+    the rates' sources collapsed (the page must stay a few screens: html.py)."""
     if not summary.delivery:
         return ""
-    items = "".join(
-        f"<li>{'<b>' if c.flagged else ''}{escape(c.judge)} · {escape(c.task)}: "
-        f"{escape(c.text)}{'</b>' if c.flagged else ''}</li>"
-        for c in _ordered(summary)
-    )
+
+    def item(c: DeliveryCell) -> str:
+        line = f"{escape(c.judge)} · {escape(c.task)}: {escape(c.text)}"
+        return f"<li><b>{line}</b></li>" if c.flagged else f"<li>{line}</li>"
+
+    flagged = "".join(item(c) for c in _ordered(summary) if c.flagged)
+    every = "".join(item(c) for c in _ordered(summary))
     sources = sorted({c.rate_source for c in summary.delivery if c.rate_source})
     note = f"<p class='muted'>Rates: {escape('; '.join(sources))}.</p>" if sources else ""
     return (
-        f"<section id='delivery'><h3>Audio delivery</h3><p class='muted'>"
-        f"{escape(delivery_note(summary.delivery))}</p><ul>{items}</ul>{note}</section>"
+        f"<section id='delivery'><p><b>Audio delivery</b> — "
+        f"{escape(delivery_note(summary.delivery).removeprefix('audio delivery: '))}</p>"
+        + (f"<ul>{flagged}</ul>" if flagged else "")
+        + f"<details><summary>every judge × task, and the rates</summary><ul>{every}</ul>"
+        f"{note}</details></section>"
     )
