@@ -73,6 +73,11 @@ def test_the_flag_rule() -> None:
     assert call_status(_openai(1, seconds=None))[0] == "delivered"
     assert call_status(_openai(0, seconds=None))[0] == "none counted"
     assert call_status({"audio_features": 0, "audio_features_expected": 900})[0] == "none counted"
+    local = [_row("t", {"audio_features": 0, "audio_features_expected": 900}),
+             _row("t", {"audio_features": 300, "audio_features_expected": 300})]  # fmt: skip
+    c = tally_rows(local).cells()[("j", "t")]
+    assert c.text == "the processor produced no audio features for 1 of 2 calls"
+    assert c.unit == "audio feature frames" and c.rate_per_s is None
 
 
 def _row(task: str, usage: dict[str, Any], status: str = "ok", clips: int = 1) -> dict[str, Any]:
@@ -87,7 +92,7 @@ def test_counts_only_answered_calls_that_sent_audio() -> None:
     assert (c.calls_with_audio, c.checked, c.not_checked) == (11, 10, 1)
     assert (c.none_counted, c.too_few, c.flagged) == (3, 0, 3)
     assert c.text == (
-        "the provider counted no audio for 3 of 11 calls; 1 calls not checked (no audio count "
+        "the provider counted no audio for 3 of 11 calls; 1 call not checked (no audio count "
         "in their usage)"
     )
     assert delivery_note([c]) == "audio delivery: j not delivered in 3 of 11 calls"

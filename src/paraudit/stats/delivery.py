@@ -256,17 +256,22 @@ def _n(x: float) -> str:
     return f"{x:,.0f}"
 
 
+def _calls(n: int) -> str:
+    return f"{_n(n)} call{'s' * (n != 1)}"
+
+
 def cell(judge: str, task: str, t: _Tally) -> DeliveryCell:
     s = t.statuses
     none, few, unchecked = s.get("none counted", 0), s.get("too few", 0), s.get("not checked", 0)
     checked = t.calls - unchecked
     source: Source | None = next(iter(t.sources)) if len(t.sources) == 1 else None
     rate = RATES[source] if source is not None else None
-    who = "the processor" if source == "local" else "the provider"
-    what = "audio features" if source == "local" else "audio"
+    local = source == "local"
+    who = "the processor produced" if local else "the provider counted"
+    what = "audio features" if local else "audio"
     parts = []
     if none:
-        parts.append(f"{who} counted no {what} for {_n(none)} of {_n(t.calls)} calls")
+        parts.append(f"{who} no {what} for {_n(none)} of {_n(t.calls)} calls")
     if few:
         parts.append(
             f"far too few {rate.unit if rate else 'audio units'} (below {FEW_FRACTION:.0%} of "
@@ -283,12 +288,9 @@ def cell(judge: str, task: str, t: _Tally) -> DeliveryCell:
         share = f", {t.counted / t.expected:.0%} of the {_n(t.expected)} expected" if (
             t.expected) else ""  # fmt: skip
         unit = rate.unit if rate else "audio units"
-        text = (
-            f"{who} counted {what} in all {_n(checked)} checked calls ({_n(t.counted)} {unit}"
-            f"{share})"
-        )
+        text = f"{who} {what} in all {_n(checked)} checked calls ({_n(t.counted)} {unit}{share})"
     if checked and unchecked:
-        text += f"; {_n(unchecked)} calls not checked (no audio count in their usage)"
+        text += f"; {_calls(unchecked)} not checked (no audio count in their usage)"
     return DeliveryCell(
         judge=judge,
         task=task,
