@@ -224,7 +224,11 @@ class DeliveryTally:
         t = self.tallies.get(key)
         if t is None:
             t = self.tallies[key] = _Tally()
-        t.add(usage)
+        if usage:
+            t.add(usage)
+        else:  # the common case of judges that report nothing, without the shape checks
+            t.calls += 1
+            t.statuses["not checked"] = t.statuses.get("not checked", 0) + 1
 
     def renamed(self, judge: str, new: str) -> None:
         """A judge told apart by its run's label when runs are merged (rowgroups.merge_runs)."""
