@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from paraudit.runfolder.rows import ResultRow, iter_rows
+from paraudit.stats.delivery import DeliveryTally
 
 FIELDS = (
     "item_id",
@@ -58,6 +59,9 @@ class RowGroups:
     def __init__(self) -> None:
         self.groups: dict[tuple[str, str], GroupRows] = {}
         self._shared: dict[Any, Any] = {}
+        self.delivery = DeliveryTally()
+        """The audio-delivery check's tallies (stats/delivery.py): usage is read as rows
+        arrive and not kept."""
 
     def _share(self, value: Any) -> Any:
         """One object per distinct value (a million rows name a few thousand items and a
@@ -92,6 +96,7 @@ class RowGroups:
                 row.correct,
             )
         )
+        self.delivery.add(judge, row.task, row.status, row.usage, len(row.audio_sent_sha256))
 
     @property
     def judges(self) -> list[str]:
@@ -134,4 +139,8 @@ def merge_runs(runs: Iterable[tuple[str, RowGroups]]) -> RowGroups:
             if seen[judge] > 1:
                 group.judge = judge = f"{judge} [{label}]"
             out.groups[(judge, task)] = group
+        for judge in groups.judges:
+            if seen[judge] > 1:
+                groups.delivery.renamed(judge, f"{judge} [{label}]")
+        out.delivery.merge(groups.delivery)
     return out
