@@ -8,7 +8,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from paraudit.judges.prices import Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 from paraudit.protocols.instances import Instance
+from paraudit.protocols.null_probe import NULL_DIR
 from paraudit.runfolder import (
     CALLS,
     RESULTS,
@@ -278,6 +279,8 @@ class Runner:
                 )
                 self._check_plan(ds)
             self.spec = got.spec
+            if "N" in self.cfg.plan.probes:  # null clips live in the claimed folder from now on
+                self.cfg.plan = replace(self.cfg.plan, null_dir=str(out / NULL_DIR))
             judges = [loaded.get(s.label) or self.cfg.engine.load_judge(s) for s in got.judges]
             if got.history is not None:
                 record = self._record(ds, got.spec, judges)

@@ -100,6 +100,7 @@ class Behaviour(BaseModel):
         "ignores the audio",
         "repeats its text-only choice",
         "hears only some turns",
+        "answers without audio",
     ]
     text: str
     evidence: Estimate | None = None

@@ -26,6 +26,8 @@ FIELDS = (
     "gold",
     "status",
     "correct",
+    "asks",
+    "null",
 )
 """What statistics read of a row, besides its judge and task (the group's)."""
 
@@ -90,6 +92,8 @@ class RowGroups:
                 share(row.gold),
                 share(row.status),
                 row.correct,
+                row.asks,
+                row.null,
             )
         )
 

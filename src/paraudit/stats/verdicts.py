@@ -40,6 +40,7 @@ from paraudit.stats.model import (
     Step,
     Verdict,
 )
+from paraudit.stats.null_audio import null_behaviour
 from paraudit.stats.state_section import over_represented
 from paraudit.stats.verdict_text import (
     ci,
@@ -120,6 +121,8 @@ class Evidence:
     turn_positions: dict[str, list[Section]] = field(default_factory=dict)
     """cue → per human-turn position P accuracy (first / middle / last)."""
     failed_calls: tuple[int, int] = (0, 0)
+    null_audio: list[Section] = field(default_factory=list)
+    """Probe N's cells (stats/null_audio.py), each with `answers_without_audio`."""
 
     def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
         a = self.accuracy.get((probe, protocol, cue))
@@ -328,6 +331,9 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
         ]  # fmt: skip
         if heard and unheard:
             out.append(Behaviour(kind="hears only some turns", text=turn_text(heard, turns)))
+    blind = null_behaviour(ev.null_audio)
+    if blind is not None:
+        out.append(blind)
     return out
 
 
@@ -358,6 +364,7 @@ def _diagnosis(
         ("order-dependent", "order-dependent"),
         ("ignores the audio", "ignores the audio"),
         ("repeats its text-only choice", "ignores the audio"),
+        ("answers without audio", "ignores the audio"),
         ("hears only some turns", "hears only some turns"),
     ):
         if kind in kinds:
