@@ -176,7 +176,10 @@ def run(
         ..., "--out", metavar="DIR", help="Run folder (reused to resume).", rich_help_panel=OUTPUT
     ),
     probes: str = typer.Option(
-        "J,P,O,S,T", metavar="LIST", help="Probes to ask (S needs P).", rich_help_panel=ASK
+        "J,P,O,S,T",
+        metavar="LIST",
+        help="Probes to ask (S needs P; N, null audio, is opt-in).",
+        rich_help_panel=ASK,
     ),
     protocols: str = typer.Option(
         "pointwise,pairwise", metavar="LIST", help="Protocols to ask.", rich_help_panel=ASK

@@ -43,6 +43,25 @@ def null_table(summary: Summary) -> T.Table:
     return cols, rows
 
 
+def null_audio_line(summary: Summary) -> str | None:
+    """One line for the terminal (the demo): which judges answer without audio, and with what
+    agreement at most; None when the runs did not ask probe N."""
+    if not summary.null_audio:
+        return None
+    top: dict[str, float] = {}
+    flagged: set[str] = set()
+    for c in summary.null_audio:
+        top[c.judge] = max(top.get(c.judge, 0.0), c.agreement.rate or 0.0)
+        if c.answers_without_audio:
+            flagged.add(c.judge)
+    shown = [f"{j} (agreement up to {top[j]:.0%})" for j in sorted(flagged)]
+    rest = sorted(set(top) - flagged)
+    head = "null audio (probe N): "
+    said = f"answers without audio: {', '.join(shown)}" if shown else "no judge answers "
+    said += "without audio" if not shown else ""
+    return head + said + (f"; not flagged: {', '.join(rest)}" if rest else "") + "."
+
+
 def null_audio_part(summary: Summary, out: Path) -> tuple[str, str, str, str] | None:
     """The collapsed section (as html.render's `extra` takes it) when the runs asked probe N,
     else None; its table also goes to OUT/tables/null_audio.csv."""
@@ -61,4 +80,4 @@ def null_audio_part(summary: Summary, out: Path) -> tuple[str, str, str, str] | 
     return ("null-audio", TITLE, f"{len(rows)} rows, {flagged} flagged", html)
 
 
-__all__ = ["TITLE", "null_audio_part", "null_table"]
+__all__ = ["TITLE", "null_audio_line", "null_audio_part", "null_table"]
