@@ -25,6 +25,9 @@ def raw() -> dict[str, Any]:
     rows = audit_rows(JudgeModel("perfect"), 12, rng)
     rows += audit_rows(JudgeModel("first", first=True), 12, rng, task="positional-emotion")
     rows += [{**r, "probe": "S"} for r in rows if r["probe"] == "O"]
+    # and probe N (null audio), answered as the real J was: null_audio's records
+    rows += [{**r, "probe": "N", "asks": "J", "null": "silence"} for r in rows
+             if r["probe"] == "J" and r["protocol"] == "pointwise"]  # fmt: skip
     return summarize(rows, replicates=200, permutations=100)
 
 

@@ -127,10 +127,12 @@ def print_summary(cells: list[dict[str, Any]]) -> None:
     for c in cells:
         fp = c["first_pick_rate"]
         # A failed call is no answer (left out, as in the report); unparsed and refused
-        # answers count as wrong. T sends the same words for both branches: no right answer.
+        # answers count as wrong. T sends the same words for both branches: no right answer;
+        # N (null audio) has nothing to be right about (its figures: the report's N section).
         answered = c["n"] - c["errors"]
         right = c["correct"]
-        acc = "–" if c["probe"] == "T" else f"{right / answered:.0%}" if answered else "no answers"
+        blind = c["probe"] in ("T", "N")
+        acc = "–" if blind else f"{right / answered:.0%}" if answered else "no answers"
         table.add_row(
             keys[c["judge"]],
             SHORT_TASKS.get(c["task"], c["task"][:10]),
