@@ -60,12 +60,24 @@ def test_rows_and_null_clips(null_run: Path, starter_small: Path) -> None:
     assert names <= sent and not any(p.name.startswith(".") for p in stored)
 
 
-def test_resume_asks_nothing_again(null_run: Path, starter_small: Path) -> None:
+def test_resume_asks_nothing_again(
+    null_run: Path, starter_small: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = (null_run / "results.jsonl").read_bytes()
     runner = Runner(RunConfig(starter_small, JUDGES, null_run, PLAN, concurrency=8))
     asyncio.run(runner.run())
     assert runner.progress.calls_made == 0
     assert (null_run / "results.jsonl").read_bytes() == before
+
+    # found finished before any start-up check: the clip folder is no part of the run's key
+    async def no_preflight(self: Runner, judge: object) -> None:
+        raise AssertionError("a finished audit needs no start-up check")
+
+    monkeypatch.setattr(Runner, "_preflight", no_preflight)
+    outcome = asyncio.run(
+        Runner(RunConfig(starter_small, JUDGES, null_run, PLAN, concurrency=8)).execute()
+    )
+    assert outcome.already_complete
 
 
 def _cells(s: Summary, judge: str) -> list[Any]:

@@ -415,7 +415,8 @@ def run_key(spec: RunSpec, plan: PlanSpec, judges: list[Judge]) -> str:
             "paraudit": __version__,
             "code": code_digest(),
             "spec": spec.as_dict(),
-            "plan": asdict(plan),
+            # where probe N's clips are stored is no part of the audit (calls key clips by hash)
+            "plan": {k: v for k, v in asdict(plan).items() if k != "null_dir"},
             "judges": [[j.judge_spec.head, j.params()] for j in judges],
         },
         sort_keys=True,

@@ -19,7 +19,7 @@ prompts are the same words with different right answers).
    failure mode; otherwise "failures look independent: no systematic failure mode".
 5. Behaviours at the native cue — position bias either way, order dependence (right in one
    response order only), ignoring the audio, repeating the text-only choice, hearing only some
-   human turns.
+   human turns, answering without audio (probe N: stats/null_audio.py).
 
 The diagnosis (one name) takes the first that applies: no answers → reliable → usable (with or
 without a systematic failure mode) → recoverable only in pairwise → works only when cued → a
