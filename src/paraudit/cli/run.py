@@ -34,7 +34,7 @@ SHORT_TASKS = {
     "emotional-conversations": "convers.",
 }
 SHORT_PROTOCOLS = {"pointwise": "point", "pairwise": "pair"}
-POINTWISE_ONLY = ("P", "T")
+POINTWISE_ONLY = ("P", "T", "N")
 """Probes with no pairwise form: the plan asks them pointwise whatever --protocols says."""
 
 
@@ -318,6 +318,13 @@ def run(
     note = pointwise_only_note(plan.probes, plan.protocols)
     if note:
         err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+    if "N" in plan.probes and not {"P", "J"} & set(plan.probes):
+        err_console.print(
+            "[yellow]note:[/] probe N compares null-audio answers with the real P and J "
+            "answers; without --probes P or J it reports only confident and no-audio shares",
+            highlight=False,
+            soft_wrap=True,
+        )
     # Each spec is parsed here, once: the runner, the judges and the engines get the objects.
     specs = [parse_judge_spec(j).with_key_env(api_key_env) for j in judge]
     cfg = RunConfig(
