@@ -156,3 +156,18 @@ def test_random_and_always_first_judges() -> None:
 
 def test_the_bar_is_three_quarters() -> None:
     assert AGREEMENT_BAR == 0.75
+
+
+def test_summaries_without_probe_n_still_read() -> None:
+    """A run without N has an empty section; a summary.json written before N (no key) loads."""
+    import numpy as np
+
+    from paraudit.stats.judge_model import JudgeModel, audit_rows
+    from paraudit.stats.summary import summarize
+    from paraudit.stats.summary_model import Summary
+
+    rows = audit_rows(JudgeModel("perfect"), 6, np.random.default_rng(0))
+    raw = summarize(rows, replicates=100, permutations=50)
+    assert raw["null_audio"] == []
+    old = {k: v for k, v in raw.items() if k != "null_audio"}
+    assert Summary.of(old).null_audio == []
