@@ -34,3 +34,21 @@ def test_probe_n_is_opt_in(tiny_dataset: Path, tmp_path: Path) -> None:
             "--out", str(out)]  # fmt: skip
     assert CliRunner().invoke(app, args).exit_code == 0
     assert not any(r.probe == "N" for r in read_rows(out)) and not (out / "null_audio").exists()
+
+
+def test_no_audio_replies_are_counted_apart_at_the_end_of_a_run(
+    starter_small: Path, tmp_path: Path
+) -> None:
+    # real speech (a pure tone's "speech-shaped" noise is a narrow band that can still carry a
+    # pitch, so the tiny tone dataset would not do)
+    out = tmp_path / "run"
+    args = ["run", str(starter_small), "--judge", "builtin:transcript?hears=speech", "--probes",
+            "J,N", "--protocols", "pointwise", "--cues", "none", "--limit", "1",
+            "--out", str(out)]  # fmt: skip
+    r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    rows = read_rows(out)
+    n = [r for r in rows if r.probe == "N"]
+    assert n and all(r.status == "no-audio" and r.raw for r in n)
+    answered = len(rows) - len(n)
+    assert f"({answered} answered, 0 unparsed, 0 refused, 0 errors, {len(n)} no-audio)" in r.output

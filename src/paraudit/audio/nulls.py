@@ -9,7 +9,9 @@ subtype (a judge's payload code sees the same kind of file it always gets):
   the pitch harmonics of the voice are smeared out and no pitch survives; the average is then
   resynthesised with random phases over the whole clip, which keeps the spectral envelope (what
   makes noise "speech-shaped") and destroys every temporal cue: no words, no intonation, no
-  rhythm, nothing an emotion can be read from.
+  rhythm, nothing an emotion can be read from. (A source that is itself a narrow band — a pure
+  test tone — gives narrow-band noise, which a pitch tracker may still call voiced; speech is
+  broadband, and on every Piper clip tested Praat finds no voiced frame in its noise.)
 
 Both are deterministic: the noise's random phases are seeded by the source clip's sha256, so a
 rerun (or another machine) makes byte-identical files with the same content hash.

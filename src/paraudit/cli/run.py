@@ -94,7 +94,9 @@ def execute(cfg: RunConfig) -> RunOutcome:
     counts = outcome.statuses
     console.print(
         f"{outcome.rows} results ({counts['ok']} answered, {counts['unparsed']} unparsed, "
-        f"{counts['refused']} refused, {counts['error']} errors); "
+        f"{counts['refused']} refused, {counts['error']} errors"
+        + (f", {counts['no-audio']} no-audio" if counts.get("no-audio") else "")
+        + "); "
         f"{outcome.calls_made} judge calls made (the rest: answers already in the run "
         "store, or identical prompts asked once) "
         f"→ {cfg.out / 'results.jsonl'}",

@@ -382,7 +382,11 @@ class RunOutcome:
             statuses["unparsed"] += c["unparsed"]
             statuses["refused"] += c["refused"]
             statuses["error"] += c["errors"]
-            statuses["ok"] += c["n"] - c["unparsed"] - c["refused"] - c["errors"]
+            # probe N's "I can't hear anything" (absent from tables stored before N)
+            no_audio = c.get("no_audio", 0)
+            if no_audio:
+                statuses["no-audio"] = statuses.get("no-audio", 0) + no_audio
+            statuses["ok"] += c["n"] - c["unparsed"] - c["refused"] - c["errors"] - no_audio
         return cls(table, statuses, last_error, calls)
 
     def stored(self) -> dict[str, Any]:
