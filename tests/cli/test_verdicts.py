@@ -90,7 +90,10 @@ def test_demo_ends_with_one_verdict_per_judge_and_task(tiny_dataset: Path, tmp_p
     lines = text.splitlines()
     start = next(n for n, line in enumerate(lines) if line.startswith("verdicts ("))
     end = next(n for n, line in enumerate(lines) if line.startswith("✓ diagnostic report → "))
-    entries = [line for line in lines[start + 1 : end] if not line.startswith("    ")]
+    # the demo asks probe N too: its one line comes after the verdicts
+    null = next(n for n, line in enumerate(lines) if line.startswith("null audio (probe N): "))
+    assert start < null < end and "answers without audio: builtin:first" in text
+    entries = [line for line in lines[start + 1 : null] if not line.startswith("    ")]
     assert entries == [h[: len(e)] for h, e in zip(headlines, entries, strict=True)]
     assert str(out / "report" / "report.html") in "".join(lines[end:])  # the last thing said
     assert all(len(line) <= 80 for line in lines[start:end])

@@ -29,6 +29,9 @@ def raw() -> dict[str, Any]:
     counted = {"prompt_tokens_details": {"audio_tokens": 20}, "audio_sent_s": 2.0}
     rows = [{**r, "audio_sent_sha256": ["0" * 64], "usage": counted if i % 2 else {}}
             for i, r in enumerate(rows)]  # fmt: skip
+    # and probe N (null audio), answered as the real J was: null_audio's records
+    rows += [{**r, "probe": "N", "asks": "J", "null": "silence"} for r in rows
+             if r["probe"] == "J" and r["protocol"] == "pointwise"]  # fmt: skip
     return summarize(rows, replicates=200, permutations=100)
 
 

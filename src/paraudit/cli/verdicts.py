@@ -14,6 +14,7 @@ from typing import Any
 from rich.markup import escape
 
 from paraudit.cli.common import console
+from paraudit.report.null_audio import null_audio_line
 from paraudit.stats.delivery import DeliveryCell, delivery_note
 from paraudit.stats.summary_model import SCHEMA, Summary
 
@@ -72,6 +73,13 @@ def print_verdicts(report_dir: Path) -> None:
     for line in lines:
         for part in wrap(line, console.width):
             console.print(escape(part), highlight=False, soft_wrap=True)
+
+
+def print_null_audio(report_dir: Path) -> None:
+    """Probe N's one line (report/null_audio.py), when the report's runs asked it."""
+    line = null_audio_line(Summary.read(report_dir / "summary.json"))
+    for part in wrap(line, console.width) if line else []:
+        console.print(escape(part), highlight=False, soft_wrap=True)
 
 
 def print_report_path(path: Path) -> None:

@@ -11,6 +11,7 @@ from paraudit.report import html
 from paraudit.report import tables as T
 from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
+from paraudit.report.null_audio import null_audio_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
@@ -84,6 +85,7 @@ def write_report(
         for part in (
             generator_part(run_dirs, out, replicates=replicates, seed=seed),
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
+            null_audio_part(summary, out),
         )
         if part
     ]

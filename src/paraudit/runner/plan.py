@@ -27,6 +27,7 @@ from paraudit.protocols.instances import (
     presentations,
     text_instance,
 )
+from paraudit.protocols.null_probe import NULL_ASKS, NULL_KINDS, NullKind, n_instance, null_clips
 
 # Probes that offer two emotions per branch: an item whose branch has more than two distinct
 # human emotions would get a wrong gold, so it gets none of them.
@@ -41,6 +42,9 @@ class PlanSpec:
     orders: str = "both"
     seed: int = 0
     limit: int | None = None
+    null_dir: str | None = None
+    """Where probe N's null clips are stored (RUN/null_audio once the run folder is claimed;
+    None: a scratch folder, for checks and dry runs)."""
 
 
 class Skip(NamedTuple):
@@ -93,12 +97,17 @@ class _Question(NamedTuple):
     branch: int | None
     context_order: str | None
     order: str
+    asks: Probe | None = None
+    null: str | None = None
 
 
 def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
     """What the plan asks, in plan order, before any prompt is built."""
     for item in limited_items(ds, spec.limit):
         for probe in spec.probes:
+            if probe == "N":
+                yield from _null_questions(item, spec)
+                continue
             if probe == "S" or not _asks(item, probe):
                 continue
             protocols = ("pointwise",) if probe in ("P", "T") else spec.protocols
@@ -112,11 +121,31 @@ def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
                             yield _Question(item, probe, protocol, cue, branch, ctx, order)
 
 
+def _null_questions(item: AuditItem, spec: PlanSpec) -> Iterator[_Question]:
+    """Probe N: every pointwise P and J question of the item (whether or not P and J are
+    planned themselves), once per null kind. The presentation draw uses the real question's key,
+    so with --orders one each N question has its real twin when P/J run too."""
+    for asks in NULL_ASKS:
+        if not _asks(item, asks):
+            continue
+        for cue in cues_for(item, asks, spec.cues):
+            for branch in (0, 1):
+                key = f"{asks}|pointwise|{cue}|{branch}"
+                for ctx, order in presentations(item, "pointwise", spec.orders, spec.seed, key):
+                    for kind in NULL_KINDS:
+                        yield _Question(item, "N", "pointwise", cue, branch, ctx, order, asks, kind)
+
+
 def iter_instances(ds: Dataset, spec: PlanSpec) -> Iterator[Instance]:
     """Every instance except Staging (which needs the judge's P answers first), built one at a
     time in plan order: a runner streams them, so memory does not grow with the plan."""
     for q in _questions(ds, spec):
-        if q.probe == "J":
+        if q.probe == "N":
+            assert q.asks is not None and q.branch is not None
+            kind: NullKind = "noise" if q.null == "noise" else "silence"
+            clips = null_clips(spec.null_dir)
+            yield n_instance(ds, q.item, q.asks, kind, q.cue, q.order, q.branch, clips)
+        elif q.probe == "J":
             yield j_instance(ds, q.item, q.protocol, q.cue, q.order, q.branch, q.context_order)
         elif q.probe == "P":
             assert q.branch is not None

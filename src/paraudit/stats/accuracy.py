@@ -54,6 +54,7 @@ class CellTally:
         if status == "ok" and isinstance(r["pred"], str):
             c[5] += 1
             c[6] += r["pred"] in ("R1", "E1")
+        c[7] += status == "no-audio"
         self._items[cell].add(r["item_id"])
 
     def table(self) -> list[dict[str, Any]]:
@@ -61,7 +62,7 @@ class CellTally:
         status counts and items per cell, sorted by cell."""
         out = []
         for (judge, task, probe, protocol), c in sorted(self._cells.items()):
-            n, k, unparsed, refused, errors, choices, firsts = c
+            n, k, unparsed, refused, errors, choices, firsts, no_audio = c
             lo, hi = wilson_interval(k, n)
             out.append(
                 {
@@ -80,12 +81,15 @@ class CellTally:
                     "errors": errors,
                     "items": len(self._items[(judge, task, probe, protocol)]),
                     "first_pick_rate": firsts / choices if choices else None,
+                    "no_audio": no_audio,
                 }
             )
         return out
 
 
-_TALLIES = ("n", "correct", "unparsed", "refused", "errors", "choices", "first_picks")
+_TALLIES = (
+    "n", "correct", "unparsed", "refused", "errors", "choices", "first_picks", "no_audio",
+)  # fmt: skip
 
 
 def summary_table(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -102,6 +102,7 @@ class Behaviour(BaseModel):
         "repeats its text-only choice",
         "hears only some turns",
         "audio not delivered",
+        "answers without audio",
     ]
     text: str
     evidence: Estimate | None = None

@@ -27,6 +27,8 @@ FIELDS = (
     "gold",
     "status",
     "correct",
+    "asks",
+    "null",
 )
 """What statistics read of a row, besides its judge and task (the group's)."""
 
@@ -94,6 +96,8 @@ class RowGroups:
                 share(row.gold),
                 share(row.status),
                 row.correct,
+                row.asks,
+                row.null,
             )
         )
         self.delivery.add(judge, row.task, row.status, row.usage, len(row.audio_sent_sha256))

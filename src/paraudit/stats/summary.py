@@ -36,6 +36,9 @@ judge × task:
   "human turn k" per index): P accuracy there and `chance`, what a deaf guesser scores there.
 - `order_dependence` (× cue): pointwise J accuracy in response order `ab`, in `ba`, and ab − ba.
 - `behaviour_by_cue` (× cue): audio sensitivity, J choice order consistency, J–T agreement.
+- `null_audio` (× asked probe P/J × null kind): probe N's confident and no-audio shares, its
+  agreement with the real-audio answers and the "answers without audio" flag
+  (`stats/null_audio.py`). N rows enter no other section.
 - `verdicts`: one per judge × task, the cascade (`stats/verdicts.py`, typed as
   `stats.model.Verdict`).
 - `intervals`: how many item-level intervals the summary holds.
@@ -57,6 +60,7 @@ from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.delivery import DeliveryCell, tally_rows
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
 from paraudit.stats.itemboot import Estimate, Sheet
+from paraudit.stats.null_audio import null_audio_cells
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
 from paraudit.stats.units import FIRST_LABELS, Row, chance_level, first_picks, turn_hits
@@ -78,6 +82,7 @@ SECTIONS = (
     "behaviour_by_cue",
     "verdicts",
     "delivery",
+    "null_audio",
 )
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
@@ -163,7 +168,11 @@ class _Group:
         # orders that happened to answer.
         incomplete: set[tuple[str, str, str, int | None, str]] = set()
         self.rows_seen = self.failed = 0
+        self.null_rows: list[Row] = []
         for r in self.rows:
+            if r["probe"] == "N":  # null audio: its own section (stats/null_audio.py)
+                self.null_rows.append(r)
+                continue
             self.rows_seen += 1
             probe, proto, cue, item, status = (
                 r["probe"],
@@ -542,6 +551,7 @@ def _summarize(
         judges.add(judge)
         g = _Group(judge, task, rs, seed, permutations)
         g.tally()
+        nulls = null_audio_cells(judge, task, g.null_rows, rs, replicates=replicates, seed=seed)
         accuracy = g.accuracy()
         gaps, cues, staging = g.differences()
         order_dep = g.order_dependence()
@@ -578,6 +588,7 @@ def _summarize(
             turn_positions=dict(by_position),
             failed_calls=(g.failed, g.rows_seen),
             delivery=delivery.get((judge, task)),
+            null_audio=nulls,
         )
         out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
         out["accuracy"] += accuracy
@@ -594,6 +605,7 @@ def _summarize(
         out["behaviour_by_cue"] += rates["behaviour_by_cue"]
         if (judge, task) in delivery:
             out["delivery"].append(delivery[(judge, task)].model_dump(mode="json"))
+        out["null_audio"] += nulls
     return {
         "schema": SCHEMA,
         "judges": sorted(judges),

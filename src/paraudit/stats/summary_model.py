@@ -258,6 +258,29 @@ class BehaviourByCue(_Cell):
     j_t_agreement: Share
 
 
+class NullAudioCell(_Cell):
+    """Probe N for one asked probe (P, J) × null kind (silence, noise): `stats/null_audio.py`."""
+
+    asks: str
+    null: str
+    answers: int
+    """N questions that did not fail (the shares' denominator)."""
+    no_audio_replies: int
+    unparsed: int
+    refused: int
+    errors: int
+    pairs: int
+    """N questions whose real-audio twin was answered (agreement's denominator)."""
+    confident: Share
+    """Share of answers naming a valid label."""
+    no_audio: Share
+    """Share of no-audio outcomes ("I can't hear anything")."""
+    agreement: Share
+    """Share of N answers equal to the real-audio answer of the same question."""
+    answers_without_audio: bool
+    """agreement's 95 % lower bound above ¾ (the rule: stats/null_audio.py)."""
+
+
 class Bootstrap(_Record):
     replicates: int
     seed: int
@@ -297,6 +320,8 @@ class Summary(_Record):
     delivery: list[DeliveryCell] = Field(default_factory=list)
     """The audio-delivery check per judge × task (`stats/delivery.py`; absent in summaries
     written before it existed)."""
+    null_audio: list[NullAudioCell] = Field(default_factory=list)
+    """Probe N's cells (absent in summaries written before it)."""
     runs: list[str] | None = None
     """The run folders the report read (written by `paraudit report`)."""
 

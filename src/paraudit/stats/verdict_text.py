@@ -74,6 +74,19 @@ def turn_text(heard: list[dict[str, Any]], turns: list[dict[str, Any]]) -> str:
     return f"hears only the {names} human turn{plural} (P by turn position: {by})"
 
 
+def null_audio_text(flagged: list[dict[str, Any]]) -> str:
+    """The "answers without audio" behaviour (stats/null_audio.py): the flagged cells."""
+    cells = ", ".join(
+        f"{c['asks']} on {c['null']} {pct(c['agreement']['rate'])} "
+        f"[{ci(Estimate(**c['agreement']))}], {pct(c['confident']['rate'])} confident"
+        for c in flagged
+    )
+    return (
+        "answers without audio: with the context replaced by null audio it gives the answers it "
+        f"gives on the real audio ({cells} agreement; a judge that hears agrees ½)"
+    )
+
+
 def _why(
     diagnosis: str,
     rec: Step,
@@ -98,7 +111,11 @@ def _why(
             return pos[0].text
     wanted = {
         "order-dependent": ("order-dependent",),
-        "ignores the audio": ("ignores the audio", "repeats its text-only choice"),
+        "ignores the audio": (
+            "ignores the audio",
+            "repeats its text-only choice",
+            "answers without audio",
+        ),
         "hears only some turns": ("hears only some turns",),
     }.get(diagnosis, ())
     for kind in wanted:

@@ -19,7 +19,7 @@ prompts are the same words with different right answers).
    failure mode; otherwise "failures look independent: no systematic failure mode".
 5. Behaviours at the native cue — position bias either way, order dependence (right in one
    response order only), ignoring the audio, repeating the text-only choice, hearing only some
-   human turns.
+   human turns, answering without audio (probe N: stats/null_audio.py).
 
 The diagnosis (one name) takes the first that applies: no answers → reliable → usable (with or
 without a systematic failure mode) → recoverable only in pairwise → works only when cued → a
@@ -41,6 +41,7 @@ from paraudit.stats.model import (
     Step,
     Verdict,
 )
+from paraudit.stats.null_audio import null_behaviour
 from paraudit.stats.state_section import over_represented
 from paraudit.stats.verdict_text import (
     ci,
@@ -124,6 +125,8 @@ class Evidence:
     failed_calls: tuple[int, int] = (0, 0)
     delivery: DeliveryCell | None = None
     """The audio-delivery check of this judge × task (stats/delivery.py), when it ran."""
+    null_audio: list[Section] = field(default_factory=list)
+    """Probe N's cells (stats/null_audio.py), each with `answers_without_audio`."""
 
     def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
         a = self.accuracy.get((probe, protocol, cue))
@@ -332,6 +335,9 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
         ]  # fmt: skip
         if heard and unheard:
             out.append(Behaviour(kind="hears only some turns", text=turn_text(heard, turns)))
+    blind = null_behaviour(ev.null_audio)
+    if blind is not None:
+        out.append(blind)
     return out
 
 
@@ -374,6 +380,7 @@ def _diagnosis(
         ("order-dependent", "order-dependent"),
         ("ignores the audio", "ignores the audio"),
         ("repeats its text-only choice", "ignores the audio"),
+        ("answers without audio", "ignores the audio"),
         ("hears only some turns", "hears only some turns"),
     ):
         if kind in kinds:

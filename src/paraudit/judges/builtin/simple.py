@@ -6,11 +6,18 @@ import json
 import random
 import re
 
+import soundfile as sf
+
 from paraudit.judges.base import Reply
 from paraudit.judges.builtin.common import BuiltinJudge, prompt_hash, reply_json
-from paraudit.judges.spec import LOCAL_OPTIONS
-from paraudit.protocols.parts import Prompt
+from paraudit.judges.spec import LOCAL_OPTIONS, JudgeSpec
+from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
+from paraudit.qc.acoustics import clean_pitch
+
+MIN_VOICED_FRAMES = 5
+"""Voiced pitch frames (10 ms) a context clip needs to count as speech for ?hears=speech."""
+RESPONSES = frozenset({"R1", "R2"})
 
 
 class RandomJudge(BuiltinJudge):
@@ -47,9 +54,35 @@ class TranscriptJudge(BuiltinJudge):
     It picks the response sharing the most words with the user's transcript (ties and questions
     without a transcript fall back to a hash of the words it reads). Both branches share the words,
     so on a valid item set it must sit at chance.
+
+    With `?hears=speech` it first checks that the context clips hold speech (Praat finds voiced
+    frames in at least one) and, when none does (null audio: silence, speech-shaped noise),
+    says it cannot hear anything instead of answering: the honest transcript reader.
     """
 
+    accepts = LOCAL_OPTIONS["builtin:transcript"]
+
+    def __init__(self, spec: str | JudgeSpec, options: dict[str, str] | None = None) -> None:
+        super().__init__(spec, options)
+        self.checks_speech = self.judge_spec.options.get("hears") == "speech"
+        self._voiced: dict[str, bool] = {}
+
+    def _voiced_clip(self, part: AudioPart) -> bool:
+        got = self._voiced.get(part.sha256)
+        if got is None:
+            x, rate = sf.read(str(part.path), dtype="float64", always_2d=True)
+            _, f0 = clean_pitch(x.mean(axis=1), int(rate))
+            got = self._voiced[part.sha256] = int(f0.size) >= MIN_VOICED_FRAMES
+        return got
+
+    def _hears_speech(self, prompt: Prompt, q: Question) -> bool:
+        audio = [p for p in prompt if isinstance(p, AudioPart)]
+        context = [a for role, a in zip(q.clips, audio, strict=True) if role.role not in RESPONSES]
+        return not context or any(self._voiced_clip(a) for a in context)
+
     def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
+        if self.checks_speech and not self._hears_speech(prompt, q):
+            return Reply("I can't hear anything in the audio: there is no speech to judge.")
         user = " ".join(t.transcript for t in q.context)
         responses = {k: v for k, v in q.options.items() if k in ("R1", "R2") and v}
         words = set(_WORD.findall(user.lower()))
