@@ -12,6 +12,7 @@ from paraudit.report import tables as T
 from paraudit.report.generators import generator_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
+from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
 from paraudit.stats.summary import SECTIONS, summarize_groups
 from paraudit.stats.summary_model import Summary
@@ -42,6 +43,7 @@ def write_report(
     if not groups.groups:
         raise ParauditError("the runs hold no results")
     raw = summarize_groups(((g.judge, g.task, g) for g in groups), replicates=replicates, seed=seed)
+    attach(raw, invariance_sections(groups.with_twins(), replicates=replicates, seed=seed))
     summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(summary.to_json(), encoding="utf-8")

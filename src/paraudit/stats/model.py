@@ -100,6 +100,9 @@ class Behaviour(BaseModel):
         "ignores the audio",
         "repeats its text-only choice",
         "hears only some turns",
+        # The invariance audit (stats/invariance.py), on a run over an invariance set:
+        "flips on irrelevant changes",
+        "not discriminating",
     ]
     text: str
     evidence: Estimate | None = None

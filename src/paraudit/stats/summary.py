@@ -52,6 +52,8 @@ from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
+from paraudit.items.twins import MARK
+from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
@@ -492,14 +494,18 @@ def summarize(
 ) -> dict[str, Any]:  # fmt: skip
     """Every statistic of the report (see the module docstring for the schema)."""
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
-    for r in rows:
-        groups[(r["judge"], r["task"])].append(r)
-    return summarize_groups(
+    twins: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for r in rows:  # invariance twins only enter the invariance sections (stats/invariance.py)
+        (twins if MARK in r["item_id"] else groups)[(r["judge"], r["task"])].append(r)
+    raw = summarize_groups(
         [(judge, task, rs) for (judge, task), rs in sorted(groups.items())],
         replicates=replicates,
         seed=seed,
         permutations=permutations,
     )
+    with_twins = [(j, t, groups.get((j, t), []) + rs) for (j, t), rs in sorted(twins.items())]
+    attach(raw, invariance_sections(with_twins, replicates=replicates, seed=seed))
+    return raw
 
 
 def summarize_groups(
