@@ -104,9 +104,7 @@ def parse_changes(text: str) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(c.strip() for c in text.split(",") if c.strip()))
     unknown = [c for c in names if c not in CHANGES]
     if unknown or not names:
-        raise ValueError(
-            f"unknown change '{unknown[0]}'" if unknown else "no change given"
-        )
+        raise ValueError(f"unknown change '{unknown[0]}'" if unknown else "no change given")
     return names
 
 

@@ -96,7 +96,9 @@ def compare(
     within("end level", end, 0.0, END_LEVEL_TOL_ST, "st")
     # A slower twin's pauses lengthen with it: the tolerance scales with the duration change.
     within("longest pause", pause, original.longest_pause_s * (1 / want_rate - 1), PAUSE_TOL_S, "s")
-    return TwinCheck(not reasons, tuple(reasons), tuple(failed), pitch, rng, loud, ratio, end, pause)
+    return TwinCheck(
+        not reasons, tuple(reasons), tuple(failed), pitch, rng, loud, ratio, end, pause
+    )
 
 
 def check_twin(

@@ -36,7 +36,7 @@ from typing import Any
 
 from paraudit.items.twins import MARK, change_of, split_twin
 from paraudit.stats.bootstrap import DEFAULT_B
-from paraudit.stats.itemboot import Sheet
+from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.units import Row
 
 FLIP_FLOOR = 0.10
@@ -66,7 +66,9 @@ class _Tally:
             lambda: defaultdict(dict)
         )
         # (voice, item) → [correct, answered] for the per-voice table
-        self.voice: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+        self.voice: dict[str, dict[str, list[int]]] = defaultdict(
+            lambda: defaultdict(lambda: [0, 0])
+        )
 
     def add(self, r: Row) -> None:
         if not _j_pointwise(r) or r["status"] == "error":
@@ -115,8 +117,8 @@ def _sensitivity(tally: _Tally) -> tuple[dict[str, float], dict[str, float]]:
     return dict(moved), dict(units)
 
 
-def _est(e: Any) -> dict[str, Any]:
-    return e.as_dict()  # type: ignore[no-any-return]
+def _est(e: Estimate) -> dict[str, Any]:
+    return dict(e.as_dict())
 
 
 def _group(
@@ -151,32 +153,32 @@ def _group(
         correct = {i: float(c[0]) for i, c in cells.items() if c[0]}
         answered = {i: float(c[1]) for i, c in cells.items()}
         h = sheet.ratio(sheet.column(correct), sheet.column(answered))
-        voice_stats.append((voice, h, sum(c[1] for c in cells.values()), sum(c[0] for c in cells.values())))
+        voice_stats.append(
+            (voice, h, sum(c[1] for c in cells.values()), sum(c[0] for c in cells.values()))
+        )
     est = sheet.evaluate(replicates, seed)
     sensitivity = est[sens]
     flips_out: list[dict[str, Any]] = []
-    for name, vs, h_flip, h_diff, n_pairs, n_flips in asked:
+    for name, names, h_flip, h_diff, n_pairs, n_flips in asked:
         f, d = est[h_flip], est[h_diff]
         enough = f.items >= MIN_ITEMS
-        flips = enough and f.low is not None and f.low > FLIP_FLOOR
+        flips_on = enough and f.low is not None and f.low > FLIP_FLOOR
         # No sensitivity to compare with (no original answered in both branches) is no
         # evidence of discrimination either.
-        not_disc = (
-            enough and f.low is not None and f.low > 0 and (d.low is None or d.low <= 0)
-        )
+        not_disc = enough and f.low is not None and f.low > 0 and (d.low is None or d.low <= 0)
         flips_out.append(
             {
                 "judge": judge,
                 "task": task,
                 "change": name,
-                "variants": list(vs),
-                "pooled": name == change_of(vs[0]),
+                "variants": list(names),
+                "pooled": name == change_of(names[0]),
                 "pairs": n_pairs,
                 "flipped": n_flips,
                 "flip_rate": _est(f),
                 "sensitivity": _est(sensitivity),
                 "sensitivity_minus_flip": _est(d),
-                "flips": bool(flips),
+                "flips": bool(flips_on),
                 "not_discriminating": bool(not_disc),
             }
         )
@@ -214,8 +216,6 @@ def invariance_sections(
         out["invariance"] += flips
         out["invariance_voices"] += voices
     return out
-
-
 
 
 def attach(raw: dict[str, Any], sections: dict[str, list[dict[str, Any]]]) -> None:

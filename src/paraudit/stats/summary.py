@@ -48,11 +48,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
-from paraudit.items.twins import MARK
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.state_section import state_row
