@@ -21,7 +21,9 @@ def _pct(x: float | None) -> str:
 
 
 def _ci(e: Share) -> str:
-    return "" if e.ci_low is None or e.ci_high is None else f" [{_pct(e.ci_low)}, {_pct(e.ci_high)}]"
+    return (
+        "" if e.ci_low is None or e.ci_high is None else f" [{_pct(e.ci_low)}, {_pct(e.ci_high)}]"
+    )
 
 
 def _key(r: InvarianceFlip) -> tuple[int, str]:
