@@ -176,6 +176,7 @@ def test_summary_keeps_twins_out_and_names_the_behaviours() -> None:
     texts = [b.text for v in summary.verdicts for b in v.behaviours]
     assert any(t.startswith("flips on voice changes 100.0%") for t in texts)
     assert {r.change for r in summary.invariance} >= {"voice", "loudness", "noise"}
+    assert all("Invariance: flips on voice changes" in v.text for v in summary.verdicts)
     # A run without twins has no invariance section.
     plain = summarize([r for r in rows if "~inv-" not in r["item_id"]], replicates=100)
     assert "invariance" not in plain

@@ -53,13 +53,13 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
             "voice",
             "voice-up",
             {"pitch_median_st": VOICE_STEP_ST, "formant_ratio": VOICE_FORMANT_RATIO,
-             "method": "Praat 'Change gender', RMS matched", "applies_to": "human turns"},
+             "method": "Praat 'Change gender', RMS matched within headroom", "applies_to": "human turns"},
         ),
         Variant(
             "voice",
             "voice-down",
             {"pitch_median_st": -VOICE_STEP_ST, "formant_ratio": round(1 / VOICE_FORMANT_RATIO, 4),
-             "method": "Praat 'Change gender', RMS matched", "applies_to": "human turns"},
+             "method": "Praat 'Change gender', RMS matched within headroom", "applies_to": "human turns"},
         ),
     ),
     "loudness": (
@@ -136,9 +136,13 @@ def _voice(x: np.ndarray, rate: int, st: float, formants: float) -> np.ndarray:
         run("random_initializeSafelyAndUnpredictably ()")
     y = np.asarray(out.values[0], dtype=np.float64)
     # Formant scaling moves energy between bands and so the level (by up to ~2 dB measured on
-    # the starter set); a swapped speaker at another level would be two changes: match RMS.
-    level = _rms(y)
-    return y * (_rms(x) / level) if level > 0 else y
+    # the starter set); a swapped speaker at another level would be two changes: match RMS, as
+    # far as the headroom allows (Piper's loud turns peak at full scale; the twin QC then
+    # holds the level within its 1.5 dB tolerance or drops the twin).
+    level, peak = _rms(y), _peak(y)
+    if level <= 0 or peak <= 0:
+        return y
+    return y * min(_rms(x) / level, max(PEAK_LIMIT, _peak(x)) / peak)
 
 
 def _rate(x: np.ndarray, rate: int, factor: float) -> np.ndarray:

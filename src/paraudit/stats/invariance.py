@@ -25,7 +25,8 @@ Rules (tested by simulation over a family of judges in tests/stats/test_invarian
   deafness is the audio-sensitivity verdict's business. A random judge flips half the time on
   every change and is flagged, as it should be.
 - Neither flag below MIN_ITEMS (10) original items with twins of that change.
-- per-voice accuracy (fairness): pointwise J accuracy on the originals and on each voice twin.
+- per-voice accuracy (fairness): pointwise J accuracy on each voice twin and, on the same
+  items, on the original voice.
 """
 
 from __future__ import annotations
@@ -148,8 +149,15 @@ def _group(
             n_flips = int(sum(flips.values()))
             asked.append((name, tuple(vs), sheet.ratio(f_num, f_den), diff, n_pairs, n_flips))
     voice_stats: list[tuple[str, int, int, int]] = []
+    # The original voice on the items that have a voice twin only: QC drops some twins, and
+    # accuracy on all originals against accuracy on the survivors would compare item sets.
+    twinned = {i for v, cells in tally.voice.items() if v != ORIGINAL_VOICE for i in cells}
     for voice in sorted(tally.voice, key=lambda v: (v != ORIGINAL_VOICE, v)):
         cells = tally.voice[voice]
+        if voice == ORIGINAL_VOICE:
+            cells = {i: c for i, c in cells.items() if i in twinned}
+            if not cells:
+                continue
         correct = {i: float(c[0]) for i, c in cells.items() if c[0]}
         answered = {i: float(c[1]) for i, c in cells.items()}
         h = sheet.ratio(sheet.column(correct), sheet.column(answered))
@@ -230,7 +238,9 @@ def attach(raw: dict[str, Any], sections: dict[str, list[dict[str, Any]]]) -> No
         by_group[(r["judge"], r["task"])].append(r)
     for v in raw.get("verdicts", []):
         records = by_group.get((v["judge"], v["task"]))
-        if records:
-            v["behaviours"] = v["behaviours"] + [
-                b.model_dump(mode="json") for b in invariance_behaviours(records)
-            ]
+        habits = invariance_behaviours(records) if records else []
+        if habits:
+            v["behaviours"] = v["behaviours"] + [b.model_dump(mode="json") for b in habits]
+            # The cascade's paragraph (the report's 'every step') names them too; the
+            # diagnosis and headline stay the cascade's answer about the original items.
+            v["text"] += " Invariance: " + "; ".join(b.text for b in habits) + "."
