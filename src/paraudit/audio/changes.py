@@ -36,6 +36,7 @@ OTHER_RATE_HZ = 16000
 """The second sample rate: the common ASR rate (the starter set is 22,050 Hz). A clip already at
 16 kHz goes to 24 kHz instead, so the change is never a no-op."""
 PEAK_LIMIT = 0.99
+VOICE_METHOD = "Praat 'Change gender', RMS matched within headroom"
 
 
 @dataclass(frozen=True)
@@ -53,13 +54,13 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
             "voice",
             "voice-up",
             {"pitch_median_st": VOICE_STEP_ST, "formant_ratio": VOICE_FORMANT_RATIO,
-             "method": "Praat 'Change gender', RMS matched within headroom", "applies_to": "human turns"},
+             "method": VOICE_METHOD, "applies_to": "human turns"},
         ),
         Variant(
             "voice",
             "voice-down",
             {"pitch_median_st": -VOICE_STEP_ST, "formant_ratio": round(1 / VOICE_FORMANT_RATIO, 4),
-             "method": "Praat 'Change gender', RMS matched within headroom", "applies_to": "human turns"},
+             "method": VOICE_METHOD, "applies_to": "human turns"},
         ),
     ),
     "loudness": (
