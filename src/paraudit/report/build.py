@@ -65,6 +65,9 @@ def write_report(
         tex.append(T.latex(table, T.TITLES[name]))
     for key in SECTIONS:
         T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
+    for key in ("invariance", "invariance_voices"):  # runs on an invariance set only
+        if summary.section(key):
+            T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
     (out / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     (out / "tables.tex").write_text("\n".join(tex), encoding="utf-8")
     figdir = out / "figures"
