@@ -14,6 +14,7 @@ from typing import Any
 from rich.markup import escape
 
 from paraudit.cli.common import console
+from paraudit.stats.delivery import DeliveryCell, delivery_note
 from paraudit.stats.summary_model import SCHEMA, Summary
 
 _ITEMS = re.compile(r"^\[\d+ items\]\s*")
@@ -59,6 +60,11 @@ def print_verdicts(report_dir: Path) -> None:
     """The verdicts of the report in `report_dir` (its summary.json), one entry each."""
     raw = json.loads((report_dir / "summary.json").read_text(encoding="utf-8"))
     lines = stored_headlines(raw)
+    # The audio-delivery check first: a judge whose audio never arrived answered blind.
+    if raw.get("delivery"):
+        note = delivery_note(DeliveryCell.model_validate(c) for c in raw["delivery"])
+        for part in wrap(note, console.width):
+            console.print(escape(part), highlight=False, soft_wrap=True)
     console.print(
         f"[bold]verdicts[/] ({len(lines)}, one per judge × task; the report explains each):",
         highlight=False,

@@ -104,6 +104,7 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "builtin:first": BUILTIN_HOOKS,
     "builtin:transcript": BUILTIN_HOOKS,
     "builtin:prosody": BUILTIN_HOOKS,
+    "builtin:drops-audio": BUILTIN_HOOKS,
     "hf": frozenset(
         {"device", "dtype", "batch_size", "max_tokens", "temperature", "seed", "constrain", "clips"}
     ),

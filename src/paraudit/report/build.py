@@ -9,6 +9,7 @@ from paraudit.errors import ParauditError
 from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import tables as T
+from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
 from paraudit.report.invariance import invariance_part
 from paraudit.report.scaffold import scaffold_part
@@ -43,7 +44,12 @@ def write_report(
     groups = load_groups(run_dirs, labels)
     if not groups.groups:
         raise ParauditError("the runs hold no results")
-    raw = summarize_groups(((g.judge, g.task, g) for g in groups), replicates=replicates, seed=seed)
+    raw = summarize_groups(
+        ((g.judge, g.task, g) for g in groups),
+        replicates=replicates,
+        seed=seed,
+        delivery=groups.delivery.cells(),
+    )
     attach(raw, invariance_sections(groups.with_twins(), replicates=replicates, seed=seed))
     summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
     out.mkdir(parents=True, exist_ok=True)
@@ -57,6 +63,7 @@ def write_report(
         "## Verdicts\n",
     ]
     md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in summary.verdicts]
+    md += ["\n## Audio delivery\n", *delivery_lines(summary)]
     tex: list[str] = []
     for name, fn in T.TABLES.items():
         table = fn(summary)

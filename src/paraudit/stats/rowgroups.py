@@ -15,6 +15,7 @@ from typing import Any
 
 from paraudit.items.twins import MARK
 from paraudit.runfolder.rows import ResultRow, iter_rows
+from paraudit.stats.delivery import DeliveryTally
 
 FIELDS = (
     "item_id",
@@ -63,6 +64,9 @@ class RowGroups:
         """Rows of invariance twins (items/twins.py), kept out of `groups`: every statistic
         but the invariance audit's is about the original items (stats/invariance.py)."""
         self._shared: dict[Any, Any] = {}
+        self.delivery = DeliveryTally()
+        """The audio-delivery check's tallies (stats/delivery.py): usage is read as rows
+        arrive and not kept."""
 
     def _share(self, value: Any) -> Any:
         """One object per distinct value (a million rows name a few thousand items and a
@@ -98,6 +102,7 @@ class RowGroups:
                 row.correct,
             )
         )
+        self.delivery.add(judge, row.task, row.status, row.usage, len(row.audio_sent_sha256))
 
     @property
     def judges(self) -> list[str]:
@@ -151,4 +156,8 @@ def merge_runs(runs: Iterable[tuple[str, RowGroups]]) -> RowGroups:
             if seen.get(judge, 0) > 1:
                 group.judge = judge = f"{judge} [{label}]"
             out.twins[(judge, task)] = group
+        for judge in groups.judges:
+            if seen[judge] > 1:
+                groups.delivery.renamed(judge, f"{judge} [{label}]")
+        out.delivery.merge(groups.delivery)
     return out

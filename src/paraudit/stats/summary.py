@@ -39,19 +39,23 @@ judge × task:
 - `verdicts`: one per judge × task, the cascade (`stats/verdicts.py`, typed as
   `stats.model.Verdict`).
 - `intervals`: how many item-level intervals the summary holds.
+- `delivery`: per judge × task, the audio-delivery check (`stats/delivery.py`): calls that sent
+  audio, how many the provider's usage counts audio for, none or far too few (flagged), not
+  checked (no count in the usage), with the rate and its source.
 """
 
 from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.bootstrap import DEFAULT_B
+from paraudit.stats.delivery import DeliveryCell, tally_rows
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
@@ -75,6 +79,7 @@ SECTIONS = (
     "order_dependence",
     "behaviour_by_cue",
     "verdicts",
+    "delivery",
 )
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
@@ -502,6 +507,7 @@ def summarize(
         replicates=replicates,
         seed=seed,
         permutations=permutations,
+        delivery=tally_rows(rows).cells(),
     )
     with_twins = [(j, t, groups.get((j, t), []) + rs) for (j, t), rs in sorted(twins.items())]
     attach(raw, invariance_sections(with_twins, replicates=replicates, seed=seed))
@@ -514,16 +520,18 @@ def summarize_groups(
     replicates: int = DEFAULT_B,
     seed: int = 0,
     permutations: int = PERMUTATIONS,
+    delivery: Mapping[tuple[str, str], DeliveryCell] | None = None,
 ) -> dict[str, Any]:
     """summarize() over rows given per judge × task (each group's rows are iterated twice and
-    may be rebuilt on each pass: stats/rowgroups.py keeps a million rows compact that way)."""
+    may be rebuilt on each pass: stats/rowgroups.py keeps a million rows compact that way).
+    `delivery`: the audio-delivery check per judge × task (RowGroups.delivery.cells())."""
     # The tallies allocate many small containers while hundreds of thousands of row dicts are
     # alive; the cyclic garbage collector would rescan all of them again and again (measured:
     # 2–3x the whole tally). Nothing here makes reference cycles, so it is paused meanwhile.
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _summarize(groups, replicates, seed, permutations)
+        return _summarize(groups, replicates, seed, permutations, delivery or {})
     finally:
         if paused:
             gc.enable()
@@ -531,7 +539,7 @@ def summarize_groups(
 
 def _summarize(
     groups: Iterable[tuple[str, str, Iterable[Row]]], replicates: int, seed: int,
-    permutations: int,
+    permutations: int, delivery: Mapping[tuple[str, str], DeliveryCell],
 ) -> dict[str, Any]:  # fmt: skip
     out: dict[str, Any] = {s: [] for s in SECTIONS}
     intervals = 0
@@ -575,6 +583,7 @@ def _summarize(
             order_gap={d["cue"]: d for d in order_dep},
             turn_positions=dict(by_position),
             failed_calls=(g.failed, g.rows_seen),
+            delivery=delivery.get((judge, task)),
         )
         out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
         out["accuracy"] += accuracy
@@ -589,6 +598,8 @@ def _summarize(
         out["perception_positions"] += positions
         out["order_dependence"] += order_dep
         out["behaviour_by_cue"] += rates["behaviour_by_cue"]
+        if (judge, task) in delivery:
+            out["delivery"].append(delivery[(judge, task)].model_dump(mode="json"))
     return {
         "schema": SCHEMA,
         "judges": sorted(judges),

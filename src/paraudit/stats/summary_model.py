@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import Estimate, Verdict
 
 SCHEMA = "paraudit.summary/3"
@@ -323,6 +324,9 @@ class Summary(_Record):
     order_dependence: list[OrderDependence]
     behaviour_by_cue: list[BehaviourByCue]
     verdicts: list[Verdict]
+    delivery: list[DeliveryCell] = Field(default_factory=list)
+    """The audio-delivery check per judge × task (`stats/delivery.py`; absent in summaries
+    written before it existed)."""
     runs: list[str] | None = None
     """The run folders the report read (written by `paraudit report`)."""
     invariance: list[InvarianceFlip] = Field(default_factory=list)

@@ -140,6 +140,11 @@ def headline(
     return f"Not usable natively ({jt}, {level}): {_why(diagnosis, rec, cue, here, habits)}."
 
 
+def delivery_text(flagged: int, detail: str) -> str:
+    """The audio-delivery behaviour: how many calls, and what the usage showed."""
+    return f"audio not delivered in {flagged:,} call{'s' * (flagged != 1)} ({detail})"
+
+
 CHANGE_WORDS = {
     "voice": "voice",
     "loudness": "loudness",

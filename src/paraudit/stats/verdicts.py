@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import (
     Behaviour,
     ComponentsAtCue,
@@ -44,6 +45,7 @@ from paraudit.stats.state_section import over_represented
 from paraudit.stats.verdict_text import (
     ci,
     components_text,
+    delivery_text,
     headline,
     pct,
     turn_text,
@@ -120,6 +122,8 @@ class Evidence:
     turn_positions: dict[str, list[Section]] = field(default_factory=dict)
     """cue → per human-turn position P accuracy (first / middle / last)."""
     failed_calls: tuple[int, int] = (0, 0)
+    delivery: DeliveryCell | None = None
+    """The audio-delivery check of this judge × task (stats/delivery.py), when it ran."""
 
     def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
         a = self.accuracy.get((probe, protocol, cue))
@@ -331,6 +335,18 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
     return out
 
 
+def delivery_behaviours(ev: Evidence) -> list[Behaviour]:
+    """'audio not delivered in N calls' when any call that sent audio came back with no (or
+    far too few) audio counted (the rule: stats/delivery.py). Calls whose usage holds no count
+    are not checked, so a judge that reports no usage never shows it."""
+    d = ev.delivery
+    if d is None or not d.flagged:
+        return []
+    share = Estimate(rate=d.flagged / d.checked if d.checked else None)
+    return [Behaviour(kind="audio not delivered", evidence=share,
+                      text=delivery_text(d.flagged, d.text))]  # fmt: skip
+
+
 def _diagnosis(
     native: Step, rec: Step, cue: Step, comps: list[ComponentsAtCue], habits: list[Behaviour]
 ) -> Diagnosis:
@@ -381,7 +397,7 @@ def verdict(ev: Evidence) -> Verdict:
     rec = recoverable_step(ev, cue, native)
     cued = cue_step(ev, cue, native)
     comps = components(ev)
-    habits = behaviours(ev, cue)
+    habits = behaviours(ev, cue) + delivery_behaviours(ev)
     diagnosis = _diagnosis(native, rec, cued, comps, habits)
     here = next((c for c in comps if c.cue == cue), None)
     steps = [native.text, rec.text if rec.ran else "", cued.text if cued.ran else ""]
@@ -401,6 +417,10 @@ def verdict(ev: Evidence) -> Verdict:
     j = native.evidence.get("J")
     kind = "no answers" if not native.ran else _level(j or Estimate(), 0.5)
     group = PATTERN_GROUP.get(here.pattern) if here else None
+    head = headline(diagnosis, native, rec, cued, here, habits)
+    lost = [h for h in habits if h.kind == "audio not delivered"]
+    if lost:  # every figure above may rest on blind answers: the first line says so
+        head += f" {lost[0].text[0].upper()}{lost[0].text[1:]}."
     return Verdict(
         judge=ev.judge,
         task=ev.task,
@@ -408,7 +428,7 @@ def verdict(ev: Evidence) -> Verdict:
         small_sample=small,
         failed_calls=failed,
         diagnosis=diagnosis,
-        headline=headline(diagnosis, native, rec, cued, here, habits),
+        headline=head,
         native=native,
         recoverable=rec,
         cue=cued,
