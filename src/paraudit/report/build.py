@@ -11,9 +11,11 @@ from paraudit.report import html
 from paraudit.report import tables as T
 from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
+from paraudit.report.invariance import invariance_part
 from paraudit.report.null_audio import null_audio_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
+from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
 from paraudit.stats.summary import SECTIONS, summarize_groups
 from paraudit.stats.summary_model import Summary
@@ -49,6 +51,7 @@ def write_report(
         seed=seed,
         delivery=groups.delivery.cells(),
     )
+    attach(raw, invariance_sections(groups.with_twins(), replicates=replicates, seed=seed))
     summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(summary.to_json(), encoding="utf-8")
@@ -70,6 +73,9 @@ def write_report(
         tex.append(T.latex(table, T.TITLES[name]))
     for key in SECTIONS:
         T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
+    for key in ("invariance", "invariance_voices"):  # runs on an invariance set only
+        if summary.section(key):
+            T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
     (out / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     (out / "tables.tex").write_text("\n".join(tex), encoding="utf-8")
     figdir = out / "figures"
@@ -86,6 +92,7 @@ def write_report(
             generator_part(run_dirs, out, replicates=replicates, seed=seed),
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
             null_audio_part(summary, out),
+            invariance_part(summary, figdir),
         )
         if part
     ]

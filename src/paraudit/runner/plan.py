@@ -15,6 +15,7 @@ from typing import NamedTuple
 from paraudit.items.balance import unsupported_reason
 from paraudit.items.dataset import Dataset
 from paraudit.items.records import AuditItem
+from paraudit.items.twins import is_twin, split_twin
 from paraudit.protocols.instances import (
     Instance,
     Probe,
@@ -62,15 +63,23 @@ def limited_items(ds: Dataset, limit: int | None) -> list[AuditItem]:
     if limit is None:
         return list(ds.items)
     taken: Counter[str] = Counter()
+    kept: set[str] = set()
     out = []
     for item in ds.items:
-        if taken[item.task] < limit:
+        twin = split_twin(item.id)
+        if twin is not None:  # an invariance twin comes with its original, never counted
+            if twin[0] in kept:
+                out.append(item)
+        elif taken[item.task] < limit:
             taken[item.task] += 1
+            kept.add(item.id)
             out.append(item)
     return out
 
 
 def _asks(item: AuditItem, probe: Probe) -> bool:
+    if is_twin(item):
+        return probe == "J"  # an invariance twin asks one thing: the same J choice again
     return probe not in TWO_EMOTION_PROBES or unsupported_reason(item) is None
 
 
@@ -110,7 +119,8 @@ def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
                 continue
             if probe == "S" or not _asks(item, probe):
                 continue
-            protocols = ("pointwise",) if probe in ("P", "T") else spec.protocols
+            pointwise_only = probe in ("P", "T") or is_twin(item)
+            protocols = ("pointwise",) if pointwise_only else spec.protocols
             for protocol in protocols:
                 for cue in cues_for(item, probe, spec.cues):
                     for branch in _branches(protocol):

@@ -9,6 +9,7 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
+from paraudit.items.twins import MARK
 from paraudit.runfolder import read_rows
 
 
@@ -41,7 +42,10 @@ class CellTally:
         self._items: dict[tuple[str, str, str, str], set[str]] = defaultdict(set)
 
     def add(self, r: Mapping[str, Any]) -> None:
-        cell = (r["judge"], r["task"], r["probe"], r["protocol"])
+        # Invariance twins (items/twins.py) get their own line: their answers are the
+        # invariance audit's, not more items of the original set.
+        probe = f"{r['probe']} twins" if MARK in r["item_id"] else r["probe"]
+        cell = (r["judge"], r["task"], probe, r["protocol"])
         c = self._cells.get(cell)
         if c is None:
             c = self._cells[cell] = [0] * len(_TALLIES)

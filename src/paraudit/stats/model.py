@@ -103,6 +103,9 @@ class Behaviour(BaseModel):
         "hears only some turns",
         "audio not delivered",
         "answers without audio",
+        # The invariance audit (stats/invariance.py), on a run over an invariance set:
+        "flips on irrelevant changes",
+        "not discriminating",
     ]
     text: str
     evidence: Estimate | None = None

@@ -54,11 +54,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.delivery import DeliveryCell, tally_rows
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
+from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.null_audio import null_audio_cells
 from paraudit.stats.state_section import state_row
@@ -506,15 +508,19 @@ def summarize(
 ) -> dict[str, Any]:  # fmt: skip
     """Every statistic of the report (see the module docstring for the schema)."""
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
-    for r in rows:
-        groups[(r["judge"], r["task"])].append(r)
-    return summarize_groups(
+    twins: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for r in rows:  # invariance twins only enter the invariance sections (stats/invariance.py)
+        (twins if MARK in r["item_id"] else groups)[(r["judge"], r["task"])].append(r)
+    raw = summarize_groups(
         [(judge, task, rs) for (judge, task), rs in sorted(groups.items())],
         replicates=replicates,
         seed=seed,
         permutations=permutations,
         delivery=tally_rows(rows).cells(),
     )
+    with_twins = [(j, t, groups.get((j, t), []) + rs) for (j, t), rs in sorted(twins.items())]
+    attach(raw, invariance_sections(with_twins, replicates=replicates, seed=seed))
+    return raw
 
 
 def summarize_groups(

@@ -281,6 +281,36 @@ class NullAudioCell(_Cell):
     """agreement's 95 % lower bound above ¾ (the rule: stats/null_audio.py)."""
 
 
+class InvarianceFlip(_Cell):
+    """The invariance audit for one change (variants pooled) or one variant
+    (stats/invariance.py): how often the J choice flips, beside how often it follows the
+    emotion."""
+
+    change: str
+    """'voice', 'loudness', … (pooled) or a variant such as 'voice-up'."""
+    variants: list[str]
+    pooled: bool
+    pairs: int
+    """(original, twin) answer pairs, both parsed."""
+    flipped: int
+    flip_rate: Share
+    sensitivity: Share
+    """Share of (item, cue, order) whose J choice differs between the branches."""
+    sensitivity_minus_flip: Share
+    flips: bool
+    """The 'flips on C changes' rule fired."""
+    not_discriminating: bool
+
+
+class VoiceAccuracy(_Cell):
+    """Pointwise J accuracy per voice: the originals and each voice twin (fairness)."""
+
+    voice: str
+    n: int
+    correct: int
+    accuracy: Share
+
+
 class Bootstrap(_Record):
     replicates: int
     seed: int
@@ -324,6 +354,9 @@ class Summary(_Record):
     """Probe N's cells (absent in summaries written before it)."""
     runs: list[str] | None = None
     """The run folders the report read (written by `paraudit report`)."""
+    invariance: list[InvarianceFlip] = Field(default_factory=list)
+    """Runs on an invariance set only (`build invariance`): flip rates per change."""
+    invariance_voices: list[VoiceAccuracy] = Field(default_factory=list)
 
     @classmethod
     def of(cls, raw: dict[str, Any]) -> Summary:

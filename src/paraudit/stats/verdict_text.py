@@ -160,3 +160,29 @@ def headline(
 def delivery_text(flagged: int, detail: str) -> str:
     """The audio-delivery behaviour: how many calls, and what the usage showed."""
     return f"audio not delivered in {flagged:,} call{'s' * (flagged != 1)} ({detail})"
+
+
+CHANGE_WORDS = {
+    "voice": "voice",
+    "loudness": "loudness",
+    "rate": "speaking-rate",
+    "noise": "light-noise",
+    "samplerate": "sample-rate",
+}
+
+
+def flips_text(change: str, flip: Estimate, sensitivity: Estimate) -> str:
+    """'flips on loudness changes 38 %' and what the relevant change moves, for comparison."""
+    word = CHANGE_WORDS.get(change, change)
+    return (
+        f"flips on {word} changes {pct(flip.rate)} (CI {ci(flip)}; its choice follows the "
+        f"emotion in {pct(sensitivity.rate)} of branch pairs)"
+    )
+
+
+def not_discriminating_text(change: str, flip: Estimate, sensitivity: Estimate) -> str:
+    word = CHANGE_WORDS.get(change, change)
+    return (
+        f"not discriminating: changes its choice on {word} changes ({pct(flip.rate)}) about as "
+        f"often as when the emotion changes ({pct(sensitivity.rate)})"
+    )
