@@ -181,6 +181,23 @@ def test_the_same_folder_read_with_the_new_formula_asks_again(
     assert _calls(log) == 2 * asked
 
 
+def test_a_dry_run_counts_an_older_folders_answers(
+    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paraudit.runner.plan import PlanSpec
+    from paraudit.runner.run import RunConfig, dry_run
+
+    out, log = tmp_path / "r", tmp_path / "calls.log"
+    judge = f"builtin:random?seed=1&calllog={log}"
+    _old_folder(tiny_dataset, out, judge, monkeypatch)
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
+    got = dry_run(RunConfig(tiny_dataset, [judge], out, plan))
+    n = got["instances_per_judge"]
+    assert got["already_answered"] == {
+        "builtin:random?seed=1": f"{n} of {n} (in {out / 'calls.sqlite'}: not asked again)"
+    }
+
+
 def test_a_new_folder_records_its_formula(tiny_dataset: Path, tmp_path: Path) -> None:
     out = tmp_path / "r"
     assert folder_call_keys(out) == IDENTITY_KEYS
