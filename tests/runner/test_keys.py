@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -87,9 +88,10 @@ def test_declared_state_is_part_of_the_key(monkeypatch: pytest.MonkeyPatch) -> N
         "wrapped": {"builtin": builtin_common.BUILTIN_VERSION},
     }
     key = call_key(judge, p, 0)
-    monkeypatch.setattr(scaffold, "SCAFFOLD_VERSION", scaffold.SCAFFOLD_VERSION + 1)
-    assert call_key(judge, p, 0) != key  # the scaffold asks differently: another judge
-    monkeypatch.undo()
+    with monkeypatch.context() as m:
+        m.setattr(scaffold, "SCAFFOLD_VERSION", scaffold.SCAFFOLD_VERSION + 1)
+        assert call_key(judge, p, 0) != key  # the scaffold asks differently: another judge
+    assert call_key(judge, p, 0) == key
     monkeypatch.setattr(builtin_common, "BUILTIN_VERSION", builtin_common.BUILTIN_VERSION + 1)
     assert call_key(judge, p, 0) != key  # so does the judge it wraps
 
@@ -118,18 +120,33 @@ def _calls(log: Path) -> int:
     return len(log.read_text().splitlines()) if log.exists() else 0
 
 
-def _old_folder(tiny: Path, out: Path, judge: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@dataclass(frozen=True)
+class OldFolder:
+    out: Path
+    log: Path
+    """The judge's call log (one line per call it made)."""
+    judge: str
+    args: tuple[str, ...]
+    """`paraudit run` arguments that resume it."""
+
+
+@pytest.fixture
+def old(tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> OldFolder:
     """A folder as main at b7a08da left it: keys by the old formula (the first test pins it to
     that code's keys) and a run.json that does not say which formula."""
     import paraudit.runner.run as run
 
+    out, log = tmp_path / "r", tmp_path / "calls.log"
+    judge = f"builtin:random?seed=1&calllog={log}"
+    args = (str(tiny_dataset), "--out", str(out), *SMALL, "--judge", judge)
     with monkeypatch.context() as m:
         m.setattr(run, "folder_call_keys", lambda out: PARAMS_KEYS)
-        _run(str(tiny), "--out", str(out), *SMALL, "--judge", judge)
+        _run(*args)
     record = json.loads((out / "run.json").read_text())
     assert record.pop("call_keys") == PARAMS_KEYS
     (out / "run.json").write_text(json.dumps(record))
-    assert folder_call_keys(out) == PARAMS_KEYS
+    assert folder_call_keys(out) == PARAMS_KEYS and _calls(log) > 0
+    return OldFolder(out, log, judge, args)
 
 
 def _stored_keys(out: Path) -> set[str]:
@@ -138,16 +155,13 @@ def _stored_keys(out: Path) -> set[str]:
 
 
 def test_an_older_folder_resumes_and_extends_without_asking_again(
-    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    old: OldFolder, tiny_dataset: Path, tmp_path: Path
 ) -> None:
-    out, log = tmp_path / "r", tmp_path / "calls.log"
-    judge = f"builtin:random?seed=1&calllog={log}"
-    _old_folder(tiny_dataset, out, judge, monkeypatch)
+    out, log = old.out, old.log
     asked, keys = _calls(log), _stored_keys(out)
     rows = (out / "results.jsonl").read_text()
-    assert asked > 0
     (out / "results.jsonl").unlink()  # so the resume replays the plan through the store
-    _run(str(tiny_dataset), "--out", str(out), *SMALL, "--judge", judge)
+    _run(*old.args)
     assert _calls(log) == asked, "a call stored under the old formula was asked again"
     assert (out / "results.jsonl").read_text() == rows and _stored_keys(out) == keys
     assert folder_call_keys(out) == PARAMS_KEYS  # run.json untouched by a plain resume
@@ -165,36 +179,27 @@ def test_an_older_folder_resumes_and_extends_without_asking_again(
     assert all(k in _stored_keys(out) for k in _keys_of(first, tiny_dataset))
 
 
-def test_the_same_folder_read_with_the_new_formula_asks_again(
-    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_same_folder_read_with_the_new_formula_asks_again(old: OldFolder) -> None:
     """The control: without the compatibility path the resume above would re-ask everything
     (so its zero is the formula's doing, not a cache that hits whatever the key)."""
-    out, log = tmp_path / "r", tmp_path / "calls.log"
-    judge = f"builtin:random?seed=1&calllog={log}"
-    _old_folder(tiny_dataset, out, judge, monkeypatch)
-    asked = _calls(log)
-    record = json.loads((out / "run.json").read_text())
-    (out / "run.json").write_text(json.dumps({**record, "call_keys": IDENTITY_KEYS}))
-    (out / "results.jsonl").unlink()
-    _run(str(tiny_dataset), "--out", str(out), *SMALL, "--judge", judge)
-    assert _calls(log) == 2 * asked
+    asked = _calls(old.log)
+    record = json.loads((old.out / "run.json").read_text())
+    (old.out / "run.json").write_text(json.dumps({**record, "call_keys": IDENTITY_KEYS}))
+    (old.out / "results.jsonl").unlink()
+    _run(*old.args)
+    assert _calls(old.log) == 2 * asked
 
 
-def test_a_dry_run_counts_an_older_folders_answers(
-    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_dry_run_counts_an_older_folders_answers(old: OldFolder, tiny_dataset: Path) -> None:
     from paraudit.runner.plan import PlanSpec
     from paraudit.runner.run import RunConfig, dry_run
 
-    out, log = tmp_path / "r", tmp_path / "calls.log"
-    judge = f"builtin:random?seed=1&calllog={log}"
-    _old_folder(tiny_dataset, out, judge, monkeypatch)
     plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
-    got = dry_run(RunConfig(tiny_dataset, [judge], out, plan))
+    got = dry_run(RunConfig(tiny_dataset, [old.judge], old.out, plan))
     n = got["instances_per_judge"]
+    store = old.out / "calls.sqlite"
     assert got["already_answered"] == {
-        "builtin:random?seed=1": f"{n} of {n} (in {out / 'calls.sqlite'}: not asked again)"
+        "builtin:random?seed=1": f"{n} of {n} (in {store}: not asked again)"
     }
 
 
