@@ -218,3 +218,21 @@ def _keys_of(judge: Any, tiny: Path) -> list[str]:
 
     plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
     return [call_key(judge, i.prompt, 0) for i in iter_instances(load_dataset(tiny), plan)]
+
+
+@pytest.mark.parametrize("value", [3, "2", True, None])
+def test_an_unknown_formula_is_one_line_and_no_run(
+    value: object, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "r"
+    _run(str(tiny_dataset), "--out", str(out), *SMALL, "--judge", "builtin:first")
+    record = json.loads((out / "run.json").read_text())
+    (out / "run.json").write_text(json.dumps({**record, "call_keys": value}))
+    before = (out / "calls.sqlite").read_bytes()
+    r = cli.invoke(
+        app, ["run", str(tiny_dataset), "--out", str(out), *SMALL, "--judge", "builtin:first"]
+    )
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert r.exit_code == 1 and len(lines) == 1, r.output  # as for a damaged run.json
+    assert f"call_keys={value!r}" in lines[0] and "Traceback" not in r.output
+    assert (out / "calls.sqlite").read_bytes() == before

@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from paraudit.errors import ParauditError
 from paraudit.judges.base import Judge
 from paraudit.judges.spec import HARNESS_OPTIONS, JudgeSpec
 from paraudit.runfolder import read_run_json
@@ -44,7 +45,14 @@ def folder_call_keys(out: Path) -> int:
     old = read_run_json(out) if out.is_dir() else None
     if not old or "spec" not in old:
         return IDENTITY_KEYS
-    return int(old.get("call_keys", PARAMS_KEYS))
+    scheme = old.get("call_keys", PARAMS_KEYS)
+    if scheme not in (PARAMS_KEYS, IDENTITY_KEYS) or isinstance(scheme, bool):
+        # Guessing would re-ask every stored call (or, worse, misread them): say so instead.
+        raise ParauditError(
+            f"{out / 'run.json'} has call_keys={scheme!r}, which this paraudit does not know "
+            f"({PARAMS_KEYS} or {IDENTITY_KEYS}); use the paraudit that wrote it, or a new --out"
+        )
+    return int(scheme)
 
 
 # -- frozen: the params() of each backend as main at b7a08da defined them --------------------
