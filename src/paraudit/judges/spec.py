@@ -120,6 +120,9 @@ HOSTED = tuple(HOSTED_OPTIONS)
 
 Value = float | int | str
 
+IDENTITY_KEYS = 2
+"""The call-key formula of every folder made now (runner.keys: the judge's identity)."""
+
 
 @dataclass(frozen=True)
 class JudgeSpec:
@@ -137,7 +140,7 @@ class JudgeSpec:
     """Every option, typed (numbers as float or int; others as text), sorted by name."""
     key_env: str | None = None
     """The environment variable holding the API key (never the key itself)."""
-    call_keys: int = 2
+    call_keys: int = IDENTITY_KEYS
     """Which formula the run folder's call keys use (runner.keys): 2, the identity's; 1, the
     formula of folders written before it, so that they resume with their calls found. A
     property of the folder, set by the runner, not of the judge: label and identity ignore it."""

@@ -22,11 +22,9 @@ from typing import Any
 
 from paraudit.errors import ParauditError
 from paraudit.judges.base import Judge
-from paraudit.judges.spec import HARNESS_OPTIONS, JudgeSpec
+from paraudit.judges.spec import HARNESS_OPTIONS, IDENTITY_KEYS, JudgeSpec
 from paraudit.runfolder import read_run_json
 
-IDENTITY_KEYS = 2
-"""`call_keys` of a folder whose keys hash the judge's identity (every folder made now)."""
 PARAMS_KEYS = 1
 """Folders written before: keys over head + the backend's params() (legacy_params)."""
 
@@ -122,3 +120,6 @@ def legacy_params(s: JudgeSpec) -> dict[str, Any]:
 
 def _wrapped(s: JudgeSpec, backend: str, model: str) -> JudgeSpec:
     return replace(s, backend=backend, model=model)
+
+
+__all__ = ["IDENTITY_KEYS", "PARAMS_KEYS", "folder_call_keys", "key_basis", "legacy_params"]
