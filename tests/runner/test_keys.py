@@ -88,12 +88,14 @@ def test_declared_state_is_part_of_the_key(monkeypatch: pytest.MonkeyPatch) -> N
         "wrapped": {"builtin": builtin_common.BUILTIN_VERSION},
     }
     key = call_key(judge, p, 0)
+    assert call_key(load_judge("scaffold:builtin:random?seed=3"), p, 0) == key
     with monkeypatch.context() as m:
         m.setattr(scaffold, "SCAFFOLD_VERSION", scaffold.SCAFFOLD_VERSION + 1)
-        assert call_key(judge, p, 0) != key  # the scaffold asks differently: another judge
-    assert call_key(judge, p, 0) == key
+        again = load_judge("scaffold:builtin:random?seed=3")
+        assert call_key(again, p, 0) != key  # the scaffold asks differently: another judge
     monkeypatch.setattr(builtin_common, "BUILTIN_VERSION", builtin_common.BUILTIN_VERSION + 1)
-    assert call_key(judge, p, 0) != key  # so does the judge it wraps
+    again = load_judge("scaffold:builtin:random?seed=3")
+    assert call_key(again, p, 0) != key  # so does the judge it wraps
 
 
 def test_hosted_defaults_are_declared_state() -> None:

@@ -106,7 +106,8 @@ class Judge(ABC):
         """What changes this judge's answers that its spec does not say: the one hook a backend
         may add to its identity (none by default). Declare a version of how the judge asks (a
         scaffold), the defaults applied to options the spec leaves out, a weights hash; never
-        spec options again, and nothing that changes only how calls are made."""
+        spec options again, and nothing that changes only how calls are made. Fixed once the
+        judge is built: its keys read it once (runner.keys), a dry run before any loading."""
         return {}
 
     def identity(self) -> JudgeIdentity:

@@ -11,6 +11,7 @@ apart by one of them and confused by another.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,7 +37,15 @@ class JudgeIdentity:
         return isinstance(other, JudgeIdentity) and self.as_dict() == other.as_dict()
 
     def __hash__(self) -> int:
-        return hash(json.dumps(self.as_dict(), sort_keys=True))
+        return hash(self.canonical())
+
+    def canonical(self) -> str:
+        """The identity as canonical JSON (sorted keys, no spaces, text as is)."""
+        return json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    def digest(self) -> str:
+        """sha256 of `canonical()`: what each call key holds of its judge (runner.keys)."""
+        return hashlib.sha256(self.canonical().encode()).hexdigest()
 
     @property
     def label(self) -> str:

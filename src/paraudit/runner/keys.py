@@ -1,9 +1,10 @@
 """What a call's cache key hashes about its judge, and the formula of older run folders.
 
 A key is the sha256 of canonical JSON: the judge part below, the prompt (text, audio by content
-hash) and the sample index (runner.calls.call_key). The judge part is its identity
-(judges.identity: spec + declared state), under the name "identity" so that no key of the new
-formula can equal one of the old.
+hash) and the sample index (runner.calls.call_key). The judge part is the sha256 of its
+identity's canonical JSON (judges.identity: spec + declared state; hashed once per judge, not
+serialised again for every call), under the name "identity" so that no key of the new formula
+can equal one of the old.
 
 Compatibility: folders written before the identity (run.json without `call_keys`) keyed calls by
 the judge's head and the dict each backend's `params()` returned. Those methods are gone; their
@@ -16,9 +17,11 @@ covered: a third-party judge that overrode `params()` (its formula is its own), 
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from paraudit.errors import ParauditError
 from paraudit.judges.base import Judge
@@ -29,12 +32,28 @@ PARAMS_KEYS = 1
 """Folders written before: keys over head + the backend's params() (legacy_params)."""
 
 
+_BASES: WeakKeyDictionary[Judge, tuple[JudgeSpec, dict[str, Any]]] = WeakKeyDictionary()
+"""Each judge's part of its keys, made once: every call's key needs it, and the identity is
+fixed once the judge is built (a judge given another spec object is keyed afresh)."""
+
+
 def key_basis(judge: Judge) -> dict[str, Any]:
-    """The judge's part of each call key, by its folder's formula (JudgeSpec.call_keys)."""
+    """The judge's part of each call key, by its folder's formula (JudgeSpec.call_keys): the
+    sha256 of its identity's canonical JSON, or the older head + params."""
     spec = judge.judge_spec
+    try:
+        known = _BASES.get(judge)
+    except TypeError:  # a judge class that made itself unhashable: made each time
+        known = None
+    if known is not None and known[0] is spec:
+        return known[1]
     if spec.call_keys == PARAMS_KEYS:
-        return {"judge": spec.head, "params": legacy_params(spec)}
-    return {"identity": judge.identity().as_dict()}
+        basis: dict[str, Any] = {"judge": spec.head, "params": legacy_params(spec)}
+    else:
+        basis = {"identity": judge.identity().digest()}
+    with suppress(TypeError):
+        _BASES[judge] = (spec, basis)
+    return basis
 
 
 def folder_call_keys(out: Path) -> int:
