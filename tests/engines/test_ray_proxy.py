@@ -30,7 +30,7 @@ def test_the_proxy_takes_the_judges_identity_without_parsing_its_spec_again(
     proxy = RayJudge(inner, RayEngine())
     assert parsed == []  # Judge.__init__ was not run again
     assert proxy.judge_spec is inner.judge_spec and proxy.label == inner.label
-    assert proxy.params() == inner.params() and proxy.capabilities == inner.capabilities
+    assert proxy.identity() == inner.identity() and proxy.capabilities == inner.capabilities
     assert proxy.reads_question == inner.reads_question
     assert proxy.notes == ["a note from the judge"]
 

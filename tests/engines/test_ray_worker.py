@@ -53,3 +53,21 @@ def test_engine_options_and_a_missing_ray_are_one_clear_line(
     monkeypatch.setitem(sys.modules, "ray", None)  # as if the extra were not installed
     with pytest.raises(MissingExtraError, match=r"pip install 'paraudit\[ray\]'"), RayEngine():
         pass
+
+
+def test_a_worker_keys_calls_by_its_folders_formula(tiny_dataset: Path) -> None:
+    """Ray workers get the driver's JudgeSpec pickled; an older folder's formula travels with it
+    (runner.keys), so a Ray resume finds the calls a local run stored there."""
+    import pickle
+
+    from paraudit.judges.spec import parse_judge_spec
+    from paraudit.runner.calls import call_key
+    from paraudit.runner.keys import PARAMS_KEYS
+
+    s = parse_judge_spec("builtin:random?seed=1").with_call_keys(PARAMS_KEYS)
+    worker = JudgeWorker(pickle.loads(pickle.dumps(s)), tiny_dataset)
+    assert worker.judge is not None and worker.judge.judge_spec.call_keys == PARAMS_KEYS
+    inst = plan_instances(load_dataset(tiny_dataset), PLAN)[0]
+    here = call_key(load_judge(s), inst.prompt, 0)
+    assert call_key(worker.judge, inst.prompt, 0) == here
+    assert here != call_key(load_judge("builtin:random?seed=1"), inst.prompt, 0)

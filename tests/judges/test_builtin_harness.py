@@ -15,7 +15,7 @@ def test_burn_spends_cpu_and_leaves_answer_and_key_alone(tiny_dataset: Path) -> 
     plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
     inst = plan_instances(load_dataset(tiny_dataset), plan)[0]
     plain, busy = load_judge("builtin:random"), load_judge("builtin:random?burn=0.2")
-    assert busy.params() == plain.params()  # not part of the cache key
+    assert busy.identity() == plain.identity()  # not part of the cache key
     cpu0 = time.process_time()
     reply = asyncio.run(busy.generate(inst.prompt, question=inst.question))
     assert time.process_time() - cpu0 >= 0.15  # computed, not slept

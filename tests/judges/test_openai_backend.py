@@ -197,7 +197,9 @@ def test_run_json_records_decoding_and_sdk(starter_small: Path, tmp_path: Path) 
         )
     spec = json.loads((tmp_path / "run" / "run.json").read_text())
     d = spec["judge_details"][0]
-    assert d["params"]["temperature"] == 0.2 and d["params"]["model"] == "test-model"
+    ident = d["identity"]
+    assert ident["options"]["temperature"] == "0.2" and ident["model"] == "test-model"
+    assert ident["state"]["defaults"]["max_tokens"] == 1024  # what the spec leaves out
     assert d["sdk"].startswith("openai ")
 
 

@@ -152,7 +152,7 @@ def test_spec_wraps_any_judge_spec_and_checks_its_options() -> None:
         parse_judge_spec("scaffold:builtin:random?sed=3")
     judge = registry.load_judge("scaffold:builtin:random?seed=3")
     assert isinstance(judge, ScaffoldJudge) and judge.inner.label == "builtin:random?seed=3"
-    assert judge.params()["wrapped"] == judge.inner.params()
+    assert judge.state()["wrapped"] == judge.inner.state()
 
 
 def test_the_api_key_variable_reaches_the_wrapped_hosted_judge() -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from paraudit.errors import ParauditError
@@ -20,7 +18,7 @@ def test_model_and_harness_options_are_told_apart() -> None:
     assert dict(s.harness_options) == {"key_env": "K", "rpm": "30", "timeout": "9"}
     assert s.key_env == "K" and s.harness_float("rpm") == 30.0
     assert s.label == "openai:qwen@http://127.0.0.1:8000/v1?seed=3&temperature=1"
-    assert json.loads(s.identity)["options"] == {"seed": "3", "temperature": "1"}
+    assert s.identity["options"] == {"seed": "3", "temperature": "1"}
 
 
 def test_labels_differ_exactly_when_answers_can() -> None:
@@ -63,7 +61,8 @@ def test_bad_specs_are_one_line_errors(spec: str, message: str) -> None:
 def test_the_registry_keeps_the_parsed_spec() -> None:
     j = load_judge("builtin:random?seed=4&delay=0")
     assert j.label == "builtin:random?seed=4"
-    assert j.params() == {"seed": "4"}  # harness options stay out of the cache key
+    # harness options stay out of the identity, hence out of the cache key
+    assert j.identity().as_dict()["options"] == {"seed": "4"}
     assert j.describe()["label"] == j.label
 
 

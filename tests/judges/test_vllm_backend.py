@@ -200,7 +200,7 @@ def test_joined_clips_reach_the_engine_as_one_data_uri(
         isinstance(p, AudioPart) for p in prompt
     )
     assert list(reply.sent_audio_sha256 or ()) == [reply.usage["joined"]["joined_sha256"]]
-    assert judge.params()["clips"] == "joined"
+    assert judge.identity().as_dict()["options"]["clips"] == "joined"
 
 
 def test_audio_positions_vllm_reports_are_recorded_and_an_empty_map_is_not_checked() -> None:

@@ -26,6 +26,7 @@ from typing import Any
 from paraudit.engines.ray_data import answer_with_ray_data
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.judges.identity import State
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec
 from paraudit.protocols.parts import Prompt
@@ -105,8 +106,8 @@ class RayJudge(Judge):
         """The dataset the pool calibrates on when it starts after a bulk pass."""
 
     # -- identity: the real judge's, so cache keys and run.json match a local run -------------
-    def params(self) -> dict[str, Any]:
-        return self.inner.params()
+    def state(self) -> State:
+        return self.inner.state()  # a proxy: the real judge's declared state
 
     def describe(self) -> dict[str, Any]:
         o = self.engine.options

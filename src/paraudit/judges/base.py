@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paraudit.errors import ParauditError
+from paraudit.judges.identity import JudgeIdentity, State
 from paraudit.judges.spec import BUILTIN_HOOKS, RUNNER_OPTIONS, JudgeSpec, parse_judge_spec
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
@@ -101,9 +102,18 @@ class Judge(ABC):
         """The judge's unique name in rows, tables and run specs (JudgeSpec.label)."""
         return self.judge_spec.label
 
-    def params(self) -> dict[str, Any]:
-        """Every parameter that changes output: part of each call's cache key."""
-        return dict(self.judge_spec.model_options)
+    def state(self) -> State:
+        """What changes this judge's answers that its spec does not say: the one hook a backend
+        may add to its identity (none by default). Declare a version of how the judge asks (a
+        scaffold), the defaults applied to options the spec leaves out, a weights hash; never
+        spec options again, and nothing that changes only how calls are made. Fixed once the
+        judge is built: its keys read it once (runner.keys), a dry run before any loading."""
+        return {}
+
+    def identity(self) -> JudgeIdentity:
+        """The judge's one identity (spec + state): label, call keys and run.json derive from
+        it, so a backend cannot name a judge one way and key its calls another."""
+        return JudgeIdentity(self.judge_spec, self.state())
 
     def calibrate(self, dataset: Any) -> None:  # noqa: B027 - optional hook
         """Optional: see the whole dataset before the run (unsupervised normalisation only)."""
@@ -113,8 +123,10 @@ class Judge(ABC):
         raise FatalJudgeError with a clear message when it cannot work."""
 
     def describe(self) -> dict[str, Any]:
-        """What run.json records about this judge: spec, output-changing parameters, versions."""
-        return {"spec": self.judge_spec.head, "label": self.label, "params": self.params()}
+        """What run.json records about this judge: its identity as structure and what else an
+        auditor wants to know (SDK version, batch size: backends add them); never a key."""
+        ident = self.identity().as_dict()
+        return {"spec": self.judge_spec.head, "label": self.label, "identity": ident}
 
     @abstractmethod
     async def generate(

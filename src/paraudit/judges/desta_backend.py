@@ -24,12 +24,14 @@ from typing import Any
 from paraudit.errors import ParauditError
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.hosted import Decoding, sdk_version
+from paraudit.judges.identity import State
 from paraudit.judges.spec import LOCAL_OPTIONS, JudgeSpec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
 
 AUDIO_TOKEN = "<|AUDIO|>"
 NO_WORDS = " "
+DEFAULT_TRANSCRIPT = "given"
 """What the package itself gives a clip without speech: an empty transcript, in its form."""
 INSTALL = "git clone https://github.com/kehanlu/DeSTA2.5-Audio && pip install -e DeSTA2.5-Audio"
 
@@ -66,15 +68,15 @@ class DeSTAJudge(Judge):
                 f"PyPI: {INSTALL}"
             ) from None
         self.model_id = s.model
-        self.transcript = str(s.value("transcript") or "given")
+        self.transcript = str(s.value("transcript") or DEFAULT_TRANSCRIPT)
         self.device = str(s.value("device") or "cuda")
         self.decoding = Decoding.from_spec(s)
         self.words: dict[str, str] | None = None
         self.model: Any = None
         self._lock = asyncio.Lock()  # one model, one generation at a time
 
-    def params(self) -> dict[str, Any]:
-        return {"model": self.model_id, "transcript": self.transcript, **self.decoding.as_dict()}
+    def state(self) -> State:
+        return {"defaults": {**Decoding.defaults(), "transcript": DEFAULT_TRANSCRIPT}}
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "sdk": f"desta {sdk_version('desta')}"}

@@ -19,9 +19,9 @@ from paraudit.judges.hosted import (
     capped_reply,
     error_message,
     judge_failure,
-    other_params,
     sdk_version,
 )
+from paraudit.judges.identity import State
 from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.payloads import AudioPayload, payloads
 from paraudit.judges.registry import Spec
@@ -69,13 +69,8 @@ class GeminiJudge(Judge):
         self._uploaded: dict[str, Any] = {}
         self.clips = payloads()  # each clip read and hashed once, not once per call
 
-    def params(self) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "base_url": self.base_url,
-            **self.decoding.as_dict(),
-            **other_params(self.options, {"inline_limit_mb"}),
-        }
+    def state(self) -> State:
+        return {"defaults": Decoding.defaults()}
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "sdk": f"google-genai {sdk_version('google-genai')}"}

@@ -24,6 +24,7 @@ from paraudit.judges.base import FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
 from paraudit.judges.constrain import prefix_fn, trie_for
 from paraudit.judges.hosted import sdk_version
+from paraudit.judges.identity import State
 from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.registry import Spec
 from paraudit.judges.sent_audio import frame_usage, sent_usage
@@ -32,6 +33,9 @@ from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
 
 BATCH_WAIT_S = 0.02
+DTYPE, MAX_TOKENS, TEMPERATURE = "float32", 256, 0.0
+"""What a spec without dtype, max_tokens or temperature runs with (greedy decoding): part of
+the judge's declared state, so a changed default is a different judge."""
 
 
 def make_hf(spec: str, s: Spec) -> HFJudge:
@@ -68,12 +72,12 @@ class HFJudge(Judge):
         self.model_id = s.model
         o = s.options
         self.device = o.get("device", "cpu")
-        self.dtype = o.get("dtype", "float32")
+        self.dtype = o.get("dtype", DTYPE)
         # Numbers typed when the spec was parsed.
         batch_size, max_tokens = s.whole("batch_size"), s.whole("max_tokens")
         self.batch_size = 4 if batch_size is None else batch_size
-        self.max_new_tokens = 256 if max_tokens is None else max_tokens
-        self.temperature = s.number("temperature") or 0.0
+        self.max_new_tokens = MAX_TOKENS if max_tokens is None else max_tokens
+        self.temperature = s.number("temperature") or TEMPERATURE
         self.seed = s.whole("seed")
         self.constrain = s.value("constrain") == "labels"
         self.joined = s.value("clips") == "joined"
@@ -87,20 +91,8 @@ class HFJudge(Judge):
         self.rate = 16000
         self.batcher = Batcher(self.generate_batch, self.batch_size, BATCH_WAIT_S)
 
-    def params(self) -> dict[str, Any]:
-        p: dict[str, Any] = {
-            "model": self.model_id,
-            "dtype": self.dtype,
-            "max_new_tokens": self.max_new_tokens,
-            "temperature": self.temperature,
-        }
-        if self.seed is not None:
-            p["seed"] = self.seed
-        if self.constrain:
-            p["constrain"] = "labels"
-        if self.joined:
-            p["clips"] = "joined"
-        return p
+    def state(self) -> State:
+        return {"defaults": {"dtype": DTYPE, "max_tokens": MAX_TOKENS, "temperature": TEMPERATURE}}
 
     def describe(self) -> dict[str, Any]:
         return {

@@ -7,12 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from paraudit.judges.base import FatalJudgeError, JudgeError
-from paraudit.judges.spec import HARNESS_OPTIONS, JudgeSpec
+from paraudit.judges.spec import JudgeSpec
 from paraudit.providers import Failure, find_key, first_line
 from paraudit.versions import package_version
-
-DECODING_OPTIONS = {"temperature", "top_p", "seed", "max_tokens"}
-
 
 MAX_REPLY_CHARS = 64 * 1024
 """A judge's answer is a few words; a reply beyond this (a runaway generation, a hostile server)
@@ -27,12 +24,6 @@ def capped_reply(text: str, usage: dict[str, Any]) -> str:
     usage["reply_chars"] = len(text)
     usage["reply_stored_chars"] = MAX_REPLY_CHARS
     return text[:MAX_REPLY_CHARS]
-
-
-def other_params(options: dict[str, str], handled: set[str]) -> dict[str, str]:
-    """Spec options not already recorded elsewhere and not harness-only, for the cache key."""
-    skip = HARNESS_OPTIONS | DECODING_OPTIONS | handled
-    return {k: v for k, v in sorted(options.items()) if k not in skip}
 
 
 error_message = first_line
@@ -74,6 +65,12 @@ class Decoding:
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        """What a spec without decoding options is decoded with: part of the backends' declared
+        state (Judge.state), so a changed default is a different judge."""
+        return cls().as_dict()
 
 
 sdk_version = package_version

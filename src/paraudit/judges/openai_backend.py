@@ -21,9 +21,9 @@ from paraudit.judges.hosted import (
     capped_reply,
     error_message,
     judge_failure,
-    other_params,
     sdk_version,
 )
+from paraudit.judges.identity import State
 from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.payloads import chat_body, encoded_clips, openai_content
 from paraudit.judges.registry import Spec
@@ -33,6 +33,7 @@ from paraudit.protocols.questions import Question
 from paraudit.providers import openai_failure
 
 AUDIO_PART_FORMS = ("input_audio", "audio_url")
+DEFAULT_AUDIO_PART = "input_audio"
 LISTING_ABSENT = (404, 405, 501)
 """Statuses of GET /models that mean "no listing here", not "no such model"."""
 
@@ -57,7 +58,7 @@ class OpenAIJudge(Judge):
         self.joined = s.value("clips") == "joined"
         if self.joined:
             check_renderer()  # the markers' voice, loaded now: a missing extra is one line
-        self.audio_part = s.options.get("audio_part", "input_audio")
+        self.audio_part = s.options.get("audio_part", DEFAULT_AUDIO_PART)
         if self.audio_part not in AUDIO_PART_FORMS:
             raise ParauditError(f"audio_part must be one of {', '.join(AUDIO_PART_FORMS)}")
         seconds = s.number("max_audio_seconds")
@@ -75,14 +76,8 @@ class OpenAIJudge(Judge):
             timeout=120.0 if timeout is None else timeout,
         )
 
-    def params(self) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "base_url": self.base_url,
-            "audio_part": self.audio_part,
-            **self.decoding.as_dict(),
-            **other_params(self.options, {"audio_part"}),
-        }
+    def state(self) -> State:
+        return {"defaults": {**Decoding.defaults(), "audio_part": DEFAULT_AUDIO_PART}}
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "sdk": f"openai {sdk_version('openai')}"}

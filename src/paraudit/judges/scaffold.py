@@ -22,6 +22,7 @@ from paraudit.items.balance import unsupported_reason
 from paraudit.items.dataset import Dataset
 from paraudit.items.records import AuditItem
 from paraudit.judges.base import FatalJudgeError, Judge, Reply
+from paraudit.judges.identity import State
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 from paraudit.protocols.instances import Instance, p_instance, p_labels, text_instance
@@ -30,7 +31,8 @@ from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
 
 SCAFFOLD_VERSION = 1
-"""Part of the cache key: a change to how the scaffold asks is a different judge."""
+"""Part of the judge's identity (its state), hence of every call key: a change to how the
+scaffold asks is a different judge."""
 
 Found = tuple[AuditItem, int | None, str, str | None]
 """(item, branch, order, context_order) of one J prompt."""
@@ -83,8 +85,9 @@ class ScaffoldJudge(Judge):
         self.ds: Dataset | None = None
         self._perception: dict[tuple[Prompt, int], asyncio.Future[Reply]] = {}
 
-    def params(self) -> dict[str, Any]:
-        return {"scaffold": SCAFFOLD_VERSION, "wrapped": self.inner.params()}
+    def state(self) -> State:
+        # The wrapped judge's spec is this one's (after `scaffold:`); its state is not.
+        return {"scaffold": SCAFFOLD_VERSION, "wrapped": self.inner.state()}
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "wrapped": self.inner.describe()}

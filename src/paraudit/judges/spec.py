@@ -12,7 +12,6 @@ workers receive it as an object, and run.json stores it as structure (`as_dict`)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -123,6 +122,9 @@ HOSTED = tuple(HOSTED_OPTIONS)
 
 Value = float | int | str
 
+IDENTITY_KEYS = 2
+"""The call-key formula of every folder made now (runner.keys: the judge's identity)."""
+
 
 @dataclass(frozen=True)
 class JudgeSpec:
@@ -140,6 +142,10 @@ class JudgeSpec:
     """Every option, typed (numbers as float or int; others as text), sorted by name."""
     key_env: str | None = None
     """The environment variable holding the API key (never the key itself)."""
+    call_keys: int = IDENTITY_KEYS
+    """Which formula the run folder's call keys use (runner.keys): 2, the identity's; 1, the
+    formula of folders written before it, so that they resume with their calls found. A
+    property of the folder, set by the runner, not of the judge: label and identity ignore it."""
 
     @property
     def options(self) -> dict[str, str]:
@@ -175,18 +181,19 @@ class JudgeSpec:
         return self.head + "?" + "&".join(f"{k}={v}" for k, v in self.model_options)
 
     @property
-    def identity(self) -> str:
-        """Canonical JSON of everything that changes the judge's answers."""
-        return json.dumps(
-            {
-                "backend": self.backend,
-                "model": self.model,
-                "base_url": self.base_url,
-                "options": dict(self.model_options),
-            },
-            sort_keys=True,
-            separators=(",", ":"),
-        )
+    def identity(self) -> dict[str, Any]:
+        """Everything in the spec that changes the judge's answers, as structure (the judge's
+        whole identity adds its backend's declared state: judges.identity)."""
+        return {
+            "backend": self.backend,
+            "model": self.model,
+            "base_url": self.base_url,
+            "options": dict(self.model_options),
+        }
+
+    def with_call_keys(self, scheme: int) -> JudgeSpec:
+        """The spec keyed by `scheme` (runner.keys): the run folder's, not the judge's."""
+        return self if scheme == self.call_keys else replace(self, call_keys=scheme)
 
     def with_key_env(self, env: str | None) -> JudgeSpec:
         """The spec with the API key read from `env` (`--api-key-env`), for hosted judges that

@@ -14,6 +14,7 @@ from paraudit.errors import MissingExtraError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
 from paraudit.judges.batching import Batcher
 from paraudit.judges.hosted import Decoding, sdk_version
+from paraudit.judges.identity import State
 from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.payloads import ClipCache, EncodedClip, encoded_clips, openai_content
 from paraudit.judges.registry import Spec
@@ -92,9 +93,8 @@ class VLLMJudge(Judge):
         self.batcher = Batcher(self._run, self.batch_size, BATCH_WAIT_S)
         self.clips = encoded_clips()
 
-    def params(self) -> dict[str, Any]:
-        joined = {"clips": "joined"} if self.joined else {}
-        return {"model": self.model_id, **self.decoding.as_dict(), **joined}
+    def state(self) -> State:
+        return {"defaults": Decoding.defaults()}
 
     def describe(self) -> dict[str, Any]:
         return {

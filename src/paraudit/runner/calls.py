@@ -16,16 +16,16 @@ from paraudit.judges.base import FatalJudgeError, Judge, JudgeError
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
 from paraudit.runfolder import CallRecord
+from paraudit.runner.keys import key_basis
 from paraudit.waits import LONG_WAIT_S, capped_wait, tell_wait
 
 
 def call_key(judge: Judge, prompt: Prompt, sample: int) -> str:
-    """sha256 of canonical JSON: judge identity and output-changing parameters, prompt text,
-    audio content hashes, sample index."""
+    """sha256 of canonical JSON: the judge's identity (runner.keys: or, in a folder written
+    before it, the older formula), prompt text, audio content hashes, sample index."""
     blob = json.dumps(
         {
-            "judge": judge.judge_spec.head,
-            "params": judge.params(),
+            **key_basis(judge),
             "prompt": prompt_record(prompt),
             "sample": sample,
         },

@@ -46,6 +46,7 @@ from paraudit.runner.checks import (
 )
 from paraudit.runner.engine import Engine, LocalEngine, Phase
 from paraudit.runner.folder import check_out, claim, unique_judges
+from paraudit.runner.keys import IDENTITY_KEYS, folder_call_keys
 from paraudit.runner.plan import (
     PlanSpec,
     count_instances,
@@ -116,6 +117,8 @@ class Runner:
         model listings), for the CLI to print."""
         self.spec: RunSpec | None = None
         """The run's spec once run() has claimed the folder."""
+        self.call_keys = IDENTITY_KEYS
+        """The formula of the folder's call keys (runner.keys), read when the run starts."""
 
     async def _run_judge(
         self, ds: Dataset, judge: Judge, store: CallStore, out: RowWriter, tally: CellTally
@@ -224,6 +227,8 @@ class Runner:
             # without parsing text ("judges" alone: folders written before).
             "judge_specs": [j.judge_spec.as_dict() for j in judges],
             "judge_details": [j.describe() for j in judges],
+            # How this folder's call keys are made (runner.keys): kept by every later run.
+            "call_keys": self.call_keys,
             "plan": asdict(self.cfg.plan),
             "concurrency": self.cfg.concurrency,
             "rpm": self.cfg.rpm,
@@ -243,6 +248,10 @@ class Runner:
         """Run the audit; results.jsonl is written row by row and renamed into place at the end,
         so memory does not grow with the number of rows."""
         specs, self.notes = unique_judges(self.cfg.judge_specs)
+        # A folder written before call keys hashed the identity keeps its formula: its calls
+        # are found (runner.keys).
+        self.call_keys = folder_call_keys(self.cfg.out)
+        specs = [s.with_call_keys(self.call_keys) for s in specs]
         # Built once, before the dataset is read: a bad spec fails fast.
         loaded = {s.label: self.cfg.engine.load_judge(s) for s in specs}
         ds = load_checked(self.cfg.dataset)
@@ -281,7 +290,10 @@ class Runner:
             self.spec = got.spec
             if "N" in self.cfg.plan.probes:  # null clips live in the claimed folder from now on
                 self.cfg.plan = replace(self.cfg.plan, null_dir=str(out / NULL_DIR))
-            judges = [loaded.get(s.label) or self.cfg.engine.load_judge(s) for s in got.judges]
+            judges = [
+                loaded.get(s.label) or self.cfg.engine.load_judge(s.with_call_keys(self.call_keys))
+                for s in got.judges
+            ]
             if got.history is not None:
                 record = self._record(ds, got.spec, judges)
                 old = read_run_json(out) or {}
@@ -412,8 +424,8 @@ def code_digest() -> str:
 
 
 def run_key(spec: RunSpec, plan: PlanSpec, judges: list[Judge]) -> str:
-    """The identity of an audit's rows: its spec and plan, each judge's identity and
-    output-changing parameters, the paraudit version and its code (code_digest)."""
+    """The identity of an audit's rows: its spec and plan, each judge's identity (spec and
+    declared state), the paraudit version and its code (code_digest)."""
     blob = json.dumps(
         {
             "paraudit": __version__,
@@ -421,7 +433,7 @@ def run_key(spec: RunSpec, plan: PlanSpec, judges: list[Judge]) -> str:
             "spec": spec.as_dict(),
             # where probe N's clips are stored is no part of the audit (calls key clips by hash)
             "plan": {k: v for k, v in asdict(plan).items() if k != "null_dir"},
-            "judges": [[j.judge_spec.head, j.params()] for j in judges],
+            "judges": [j.identity().as_dict() for j in judges],
         },
         sort_keys=True,
         default=str,
@@ -471,7 +483,8 @@ def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str,
     already holds a run, how many of each judge's questions are answered there (a resume pays
     only for the rest); no call is made and nothing is written. The plan is streamed."""
     specs, _ = unique_judges(cfg.judge_specs)
-    judges = [load_judge(js) for js in specs]
+    scheme = folder_call_keys(cfg.out)  # an older folder's answered calls, by its own keys
+    judges = [load_judge(js.with_call_keys(scheme)) for js in specs]
     ds = load_checked(cfg.dataset)
     store = cfg.out / CALLS
     answered = dict.fromkeys((j.label for j in judges), 0)

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from paraudit.judges.base import BUILTIN_HOOKS, FatalJudgeError, Judge, JudgeError, Reply
+from paraudit.judges.identity import State
 from paraudit.judges.spec import JudgeSpec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
@@ -27,6 +28,11 @@ def prompt_hash(prompt: Prompt, sample: int, salt: str = "") -> bytes:
     for p in prompt:
         h.update(p.sha256.encode() if isinstance(p, AudioPart) else p.text.encode())
     return h.digest()
+
+
+BUILTIN_VERSION = 1
+"""Part of each built-in judge's identity (its state): a change to how one answers (its script,
+its features) is a different judge, whose calls are asked again, not read from a store."""
 
 
 class BuiltinJudge(Judge):
@@ -49,6 +55,9 @@ class BuiltinJudge(Judge):
         self._failures: dict[bytes, int] = {}
 
     reads_question = True
+
+    def state(self) -> State:
+        return {"builtin": BUILTIN_VERSION}
 
     async def generate(
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
