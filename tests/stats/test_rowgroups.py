@@ -11,6 +11,7 @@ from paraudit.runner.run import RunConfig, Runner
 from paraudit.stats.accuracy import read_results
 from paraudit.stats.rowgroups import FIELDS, read_groups
 from paraudit.stats.summary import summarize, summarize_groups
+from tests.stats.synthetic import stat_rows
 
 PLAN = PlanSpec(
     probes=("J", "P", "O", "S", "T"), protocols=("pointwise", "pairwise"), cues=("none", "hard")
@@ -28,10 +29,10 @@ def test_summary_from_groups_equals_summary_from_rows(tiny_dataset: Path, tmp_pa
     groups = read_groups(out)
     assert len(groups) == len(full)
     by_groups = summarize_groups(((g.judge, g.task, g) for g in groups), replicates=200)
-    assert by_groups == summarize(full, replicates=200)
+    assert by_groups == summarize(stat_rows(full), replicates=200)
     # The rows a group yields are the full rows' statistical fields.
     keep = sorted((*FIELDS, "judge", "task"))
-    assert sorted(repr([(k, r[k]) for k in keep]) for r in groups.rows()) == sorted(
+    assert sorted(repr([(k, getattr(r, k)) for k in keep]) for r in groups.rows()) == sorted(
         repr([(k, r[k]) for k in keep]) for r in full
     )
 
@@ -41,9 +42,9 @@ def test_repeated_values_are_shared(tiny_dataset: Path, tmp_path: Path) -> None:
     rows = list(read_groups(out).rows())
     ids = {}
     for r in rows:
-        ids.setdefault(r["item_id"], r["item_id"])
-        assert r["item_id"] is ids[r["item_id"]]
-    golds = [r["gold"] for r in rows if isinstance(r["gold"], dict)]
+        ids.setdefault(r.item_id, r.item_id)
+        assert r.item_id is ids[r.item_id]
+    golds = [r.gold for r in rows if isinstance(r.gold, dict)]
     assert golds and len({id(g) for g in golds}) < len(golds)
 
 
@@ -53,5 +54,5 @@ def test_a_judge_in_two_runs_is_told_apart_by_run_label(tiny_dataset: Path, tmp_
     groups = load_groups([a, b], ["one", "two"])
     assert groups.judges == ["builtin:first", "builtin:random [one]", "builtin:random [two]"]
     rows = load_runs([a, b], ["one", "two"])
-    assert {r["judge"] for r in rows} == set(groups.judges)
+    assert {r.judge for r in rows} == set(groups.judges)
     assert len(rows) == len(read_results(a)) + len(read_results(b))

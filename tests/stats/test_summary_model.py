@@ -24,7 +24,7 @@ def raw() -> dict[str, Any]:
     rng = np.random.default_rng(3)
     rows = audit_rows(JudgeModel("perfect"), 12, rng)
     rows += audit_rows(JudgeModel("first", first=True), 12, rng, task="positional-emotion")
-    rows += [{**r, "probe": "S"} for r in rows if r["probe"] == "O"]
+    rows += [r._replace(probe="S") for r in rows if r.probe == "O"]
     return summarize(rows, replicates=200, permutations=100)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from paraudit.errors import ParauditError
 from paraudit.report import figures as F
@@ -13,6 +12,7 @@ from paraudit.report.generators import generator_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
+from paraudit.stats.statrow import StatRow
 from paraudit.stats.summary import SECTIONS, summarize_groups
 from paraudit.stats.summary_model import Summary
 
@@ -25,8 +25,8 @@ def load_groups(run_dirs: list[Path], labels: list[str] | None = None) -> RowGro
     return merge_runs((name, read_groups(d)) for name, d in zip(names, run_dirs, strict=True))
 
 
-def load_runs(run_dirs: list[Path], labels: list[str] | None = None) -> list[dict[str, Any]]:
-    """load_groups as a list of row dicts (the fields statistics read)."""
+def load_runs(run_dirs: list[Path], labels: list[str] | None = None) -> list[StatRow]:
+    """load_groups as a list of rows (the fields statistics read)."""
     return list(load_groups(run_dirs, labels).rows())
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-Row = dict[str, Any]
+from paraudit.stats.statrow import StatRow as Row
+
 POSITIONS = ("first", "middle", "last")
 TURN_KEYS = ("C1", "C3", "C5")
 
@@ -129,10 +130,9 @@ def _item_rows(
     def add(probe: str, protocol: str, cue: str, branch: int | None, order: str,
             ctx: str | None, gold: Any, rule: Any = None) -> None:  # fmt: skip
         pred = answer(gold, probe, protocol, cue, order, rule) if probe != "T" else rule
-        rows.append({"judge": model.name, "task": task, "item_id": item, "branch": branch,
-                     "probe": probe, "protocol": protocol, "cue": cue, "order": order,
-                     "context_order": ctx, "pred": pred, "gold": gold, "status": "ok",
-                     "correct": pred == gold, "raw": None})  # fmt: skip
+        rows.append(Row(judge=model.name, task=task, item_id=item, branch=branch, probe=probe,
+                        protocol=protocol, cue=cue, order=order, context_order=ctx, pred=pred,
+                        gold=gold, status="ok", correct=pred == gold))  # fmt: skip
 
     for cue in cues:
         for branch in (0, 1):

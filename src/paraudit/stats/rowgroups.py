@@ -1,8 +1,9 @@
 """Result rows held compactly for the statistics, one judge × task at a time.
 
 A report over a million rows cannot keep a million validated row objects (or dicts): it keeps,
-per row, a tuple of the fields statistics read (`FIELDS`), with repeated values (item ids,
-labels, answer dicts) shared, and rebuilds each row as a dict only while a statistic reads it.
+per row, a plain tuple of the fields statistics read (`statrow.FIELDS`), with repeated values
+(item ids, labels, answer dicts) shared, and hands each row out as a typed `StatRow` (a
+NamedTuple: a tuple too, cheaper to build than a dict) only while a statistic reads it.
 `summarize_groups` walks one judge × task at a time over these.
 """
 
@@ -13,26 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from paraudit.runfolder.rows import ResultRow, iter_rows
+from paraudit.stats.statrow import FIELDS, StatRow, row_values
 
-FIELDS = (
-    "item_id",
-    "branch",
-    "probe",
-    "protocol",
-    "cue",
-    "order",
-    "context_order",
-    "pred",
-    "gold",
-    "status",
-    "correct",
-)
-"""What statistics read of a row, besides its judge and task (the group's)."""
+__all__ = ["FIELDS", "GroupRows", "RowGroups", "merge_runs", "read_groups"]
 
 
 class GroupRows:
-    """The rows of one judge × task; iterating yields each as a dict of FIELDS + judge, task
-    (built on the fly, so only the compact tuples stay in memory)."""
+    """The rows of one judge × task; iterating yields each as a StatRow (built on the fly, so
+    only the compact tuples stay in memory)."""
 
     __slots__ = ("judge", "task", "_rows")
 
@@ -43,13 +32,13 @@ class GroupRows:
     def __len__(self) -> int:
         return len(self._rows)
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        judge, task = self.judge, self.task
+    def __iter__(self) -> Iterator[StatRow]:
+        head = (self.judge, self.task)
+        # tuple.__new__ skips StatRow.__new__'s argument binding: the values are already the
+        # fields in order (row_values), and this runs once per row per pass.
+        new = tuple.__new__
         for values in self._rows:
-            row = dict(zip(FIELDS, values, strict=True))
-            row["judge"] = judge
-            row["task"] = task
-            yield row
+            yield new(StatRow, head + values)
 
 
 class RowGroups:
@@ -76,22 +65,7 @@ class RowGroups:
         group = self.groups.get(key)
         if group is None:
             group = self.groups[key] = GroupRows(self._share(judge), self._share(row.task))
-        share = self._share
-        group._rows.append(
-            (
-                share(row.item_id),
-                row.branch,
-                share(row.probe),
-                share(row.protocol),
-                share(row.cue),
-                share(row.order),
-                share(row.context_order),
-                share(row.pred),
-                share(row.gold),
-                share(row.status),
-                row.correct,
-            )
-        )
+        group._rows.append(row_values(row, self._share))
 
     @property
     def judges(self) -> list[str]:
@@ -105,8 +79,8 @@ class RowGroups:
         for key in sorted(self.groups):
             yield self.groups[key]
 
-    def rows(self) -> Iterator[dict[str, Any]]:
-        """Every row as a dict (small runs, tests)."""
+    def rows(self) -> Iterator[StatRow]:
+        """Every row (small runs, tests)."""
         for group in self:
             yield from group
 

@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from paraudit.stats.bootstrap import draws
-from paraudit.stats.units import Row
+
+Row = dict[str, Any]
 
 
 def agreement(row: Row) -> tuple[int, int] | None:

@@ -55,7 +55,14 @@ from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
-from paraudit.stats.units import FIRST_LABELS, Row, chance_level, first_picks, turn_hits
+from paraudit.stats.units import (
+    FIRST_LABELS,
+    Row,
+    branch_of,
+    chance_level,
+    first_picks,
+    turn_hits,
+)
 from paraudit.stats.verdicts import DECISION_CONFIDENCE, Evidence, position_direction, verdict
 
 SCHEMA = "paraudit.summary/3"
@@ -119,7 +126,7 @@ class _Group:
     ) -> None:  # fmt: skip
         self.judge, self.task, self.rows = judge, task, rows
         self.seed, self.permutations = seed, permutations
-        self.sheet = Sheet(r["item_id"] for r in rows)
+        self.sheet = Sheet(r.item_id for r in rows)
         self.pending: list[tuple[dict[str, Any], str, int]] = []
         self.t_answers: dict[str, int] = {"answers": 0, "unparsed": 0, "refused": 0, "errors": 0}
         self.cells: dict[tuple[str, str, str], _Cell] = defaultdict(_Cell)
@@ -161,25 +168,25 @@ class _Group:
         for r in self.rows:
             self.rows_seen += 1
             probe, proto, cue, item, status = (
-                r["probe"],
-                r["protocol"],
-                r["cue"],
-                r["item_id"],
-                r["status"],
+                r.probe,
+                r.protocol,
+                r.cue,
+                r.item_id,
+                r.status,
             )
             c = cells[(probe, proto, cue)]
             if status == "error":
                 self.failed += 1
                 c.errors += 1
-                incomplete.add((probe, proto, cue, r["branch"], item))
+                incomplete.add((probe, proto, cue, r.branch, item))
                 continue
-            right = bool(r["correct"])
+            right = bool(r.correct)
             c.n[item] += 1
             c.k[item] += right
-            u = units[(probe, proto, cue, r["branch"], item)]
+            u = units[(probe, proto, cue, r.branch, item)]
             u[0] += 1
             u[1] += right
-            gold = r.get("gold")
+            gold = r.gold
             if isinstance(gold, dict) and "CA" not in gold:
                 c.chance += chance_level(r)
                 hits = turn_hits(r)
@@ -192,7 +199,7 @@ class _Group:
                 c.chance += 0.5
             if status == "ok":
                 c.parsed += 1
-                pred = r["pred"]
+                pred = r.pred
                 # The common case inline (a choice), the rest through first_picks.
                 fp = (float(pred in FIRST_LABELS), 1.0) if type(pred) is str else first_picks(r)
                 if fp is not None:
@@ -203,10 +210,10 @@ class _Group:
                 c.unparsed += 1
             elif status == "refused":
                 c.refused += 1
-            if proto == "pointwise" and r["branch"] is not None:
+            if proto == "pointwise" and r.branch is not None:
                 if probe == "J":
                     self.j_point.append(r)
-                    t = self.order_cells[(cue, r["order"])][item]
+                    t = self.order_cells[(cue, r.order)][item]
                     t[0] += right
                     t[1] += 1
                 elif probe == "T":
@@ -229,8 +236,10 @@ class _Group:
 
     def _turn_positions(self, r: Row, cue: str, item: str) -> None:
         """Per human-turn position (first / middle / last) hits of one trajectory answer."""
-        gold = r["gold"]
-        pred = r["pred"] if r["status"] == "ok" and isinstance(r["pred"], dict) else {}
+        gold = r.gold
+        if not isinstance(gold, dict):  # the caller passes trajectory rows only
+            return
+        pred = r.pred if r.status == "ok" and isinstance(r.pred, dict) else {}
         keys = sorted(gold, key=lambda k: int(str(k)[1:]) if str(k)[1:].isdigit() else 0)
         for i, k in enumerate(keys):
             pos = "first" if i == 0 else "last" if i == len(keys) - 1 else "middle"
@@ -238,8 +247,8 @@ class _Group:
                 t = self.positions[(cue, where)][item]
                 t[0] += pred.get(k) == gold[k]
                 t[1] += 1
-                labels = self.turn_labels.setdefault((item, cue, r["order"], where + ":" + k), {})
-                labels[int(r["branch"])] = gold[k]
+                labels = self.turn_labels.setdefault((item, cue, r.order, where + ":" + k), {})
+                labels[branch_of(r)] = gold[k]
 
     def position_chance(self) -> dict[tuple[str, str], bh.Tally]:
         """Per (cue, position), per item: what a deaf guesser scores (1 on a turn whose
@@ -410,13 +419,13 @@ class _Group:
         # so merging per-cue tallies equals one pass over all cues), not a second pass.
         by_rows: dict[str, list[Row]] = defaultdict(list)
         for r in self.j_point:
-            by_rows[r["cue"]].append(r)
+            by_rows[r.cue].append(r)
         flips, pairs, consistency, agreement = (bh.new_tally() for _ in range(4))
         by_cue = []
         for cue in sorted(by_rows, key=_cue_key):
             js = by_rows[cue]
             # T under the same cue when it ran there (its prompt carries the cue too).
-            ts = [r for r in self.t_rows if r["cue"] == cue] or self.t_rows
+            ts = [r for r in self.t_rows if r.cue == cue] or self.t_rows
             f, pa = bh.audio_and_pairs(js)
             oc = bh.choice_order_consistency(js)
             jt = bh.j_t_agreement(ts, js)
@@ -493,7 +502,7 @@ def summarize(
     """Every statistic of the report (see the module docstring for the schema)."""
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for r in rows:
-        groups[(r["judge"], r["task"])].append(r)
+        groups[(r.judge, r.task)].append(r)
     return summarize_groups(
         [(judge, task, rs) for (judge, task), rs in sorted(groups.items())],
         replicates=replicates,

@@ -1,0 +1,78 @@
+"""StatRow: what the statistics read of one result row, typed, immutable and built in one place.
+
+Every statistic reads rows by attribute (`r.probe`, `r.correct`), so mypy checks the field
+names; nothing in stats/ or report/ reads a row as an untyped dict. A StatRow is a NamedTuple:
+a plain tuple underneath (no per-row `__dict__`, immutable), so `stats/rowgroups.py` can keep a
+million rows as compact tuples of shared values and hand each out as a StatRow only while a
+statistic reads it.
+
+Adding a field (a new probe's asked question, an invariance twin's change kind) is one line in
+`StatRow` below: `name: type = default`, after the fields without a default. If `ResultRow` has
+an attribute of that name it is read from there (the default stands in for rows of older run
+folders that lack it, e.g. an `extra` key they never wrote); a field that is computed from a
+row rather than read also gets one entry in `_DERIVED`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any, NamedTuple
+
+from paraudit.runfolder.rows import Pred, ResultRow
+
+
+class StatRow(NamedTuple):
+    """One result row as the statistics see it (the fields of `ResultRow` they read)."""
+
+    judge: str
+    task: str
+    item_id: str
+    branch: int | None
+    probe: str
+    protocol: str
+    cue: str
+    order: str
+    pred: Pred | None
+    gold: Pred
+    status: str
+    correct: bool
+    context_order: str | None = None
+    """Pairwise context order (None for pointwise rows and in older runs)."""
+
+
+GROUP_FIELDS = ("judge", "task")
+"""Held once per judge × task group by stats/rowgroups.py, not per row."""
+FIELDS: tuple[str, ...] = StatRow._fields[len(GROUP_FIELDS) :]
+"""What a group keeps per row, in StatRow order."""
+
+
+_DERIVED: dict[str, Callable[[ResultRow], Any]] = {}
+"""Fields computed from a row rather than read from it."""
+
+
+def _reader(name: str) -> Callable[[ResultRow], Any]:
+    if name in _DERIVED:
+        return _DERIVED[name]
+    if name in ResultRow.model_fields:
+        return attrgetter(name)
+    default = StatRow._field_defaults.get(name)
+    # Not (yet) a declared field: an extra key of the row, or the default in older runs.
+    return lambda row: (row.model_extra or {}).get(name, default)
+
+
+_READERS = tuple(_reader(name) for name in FIELDS)
+
+
+def row_values(row: ResultRow, share: Callable[[Any], Any] = lambda v: v) -> tuple[Any, ...]:
+    """FIELDS of `row`, each passed through `share` (rowgroups: one object per distinct
+    value)."""
+    return tuple([share(read(row)) for read in _READERS])
+
+
+def stat_row(row: ResultRow, judge: str | None = None) -> StatRow:
+    """The StatRow of one ResultRow (`judge` overrides its judge label)."""
+    return StatRow(judge or row.judge, row.task, *row_values(row))
+
+
+__all__ = ["FIELDS", "GROUP_FIELDS", "StatRow", "row_values", "stat_row"]
