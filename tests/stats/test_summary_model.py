@@ -20,11 +20,14 @@ from paraudit.stats.summary_model import SCHEMA_FILE, Summary, json_schema
 @pytest.fixture(scope="module")
 def raw() -> dict[str, Any]:
     # Both task shapes (positional fills perception_turns/positions), a judge with a habit
-    # (position bias), two cues, and a staging probe S (answered as O: the judge model has none).
+    # (position bias), two cues, a staging probe S (answered as O: the judge model has none),
+    # and a sampled judge.
     rng = np.random.default_rng(3)
     rows = audit_rows(JudgeModel("perfect"), 12, rng)
     rows += audit_rows(JudgeModel("first", first=True), 12, rng, task="positional-emotion")
     rows += [r._replace(probe="S") for r in rows if r.probe == "O"]
+    # A judge sampled 5 times per question fills self_consistency.
+    rows += audit_rows(JudgeModel("sampled", p=0.8, o=0.8, j=0.7, samples=5), 12, rng)
     return summarize(rows, replicates=200, permutations=100)
 
 

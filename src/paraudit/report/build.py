@@ -9,6 +9,7 @@ from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import tables as T
 from paraudit.report.generators import generator_part
+from paraudit.report.samples import samples_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
@@ -71,12 +72,13 @@ def write_report(
         "accuracy": F.accuracy_bars(summary, figdir),
     }
     # Two runs on two generators' sets also get the generator-bias section; a judge beside its
-    # scaffold, the mitigation section.
+    # scaffold, the mitigation section; a sampled judge, its self-consistency.
     extras = [
         part
         for part in (
             generator_part(run_dirs, out, replicates=replicates, seed=seed),
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
+            samples_part(summary, out),
         )
         if part
     ]

@@ -55,6 +55,8 @@ class RowGroups:
             key: Any = ("dict", *value.items())
         elif isinstance(value, str):
             key = value
+        elif isinstance(value, tuple):
+            key = ("tuple", *value)  # a sampled row's (agreeing, answered) draws
         else:
             return value  # None, bools and small ints are shared by Python already
         return self._shared.setdefault(key, value)

@@ -10,12 +10,13 @@ Adding a field (a new probe's asked question, an invariance twin's change kind) 
 `StatRow` below: `name: type = default`, after the fields without a default. If `ResultRow` has
 an attribute of that name it is read from there (the default stands in for rows of older run
 folders that lack it, e.g. an `extra` key they never wrote); a field that is computed from a
-row rather than read also gets one entry in `_DERIVED`.
+row rather than read (like `agreement`) also gets one entry in `_DERIVED`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -39,6 +40,10 @@ class StatRow(NamedTuple):
     correct: bool
     context_order: str | None = None
     """Pairwise context order (None for pointwise rows and in older runs)."""
+    agreement: tuple[int, int] | None = None
+    """`?samples=N`: (draws agreeing with the majority answer, answered draws); None when the
+    row was not sampled or no draw answered (`draw_agreement`). The pair, not the draws: a
+    sampled row's `samples` list is not kept."""
 
 
 GROUP_FIELDS = ("judge", "task")
@@ -47,7 +52,25 @@ FIELDS: tuple[str, ...] = StatRow._fields[len(GROUP_FIELDS) :]
 """What a group keeps per row, in StatRow order."""
 
 
-_DERIVED: dict[str, Callable[[ResultRow], Any]] = {}
+def draw_agreement(samples: Sequence[Mapping[str, Any]] | None) -> tuple[int, int] | None:
+    """(draws agreeing with the most common answer, answered draws) of a sampled row's draws
+    (ResultRow's `samples`, runner/samples.py), or None when it has none or no draw answered
+    (unparsed, refused and failed draws are not answers to agree with)."""
+    if not samples:
+        return None
+    preds = [json.dumps(s["pred"], sort_keys=True) for s in samples if s["status"] == "ok"]
+    if not preds:
+        return None
+    return max(preds.count(p) for p in set(preds)), len(preds)
+
+
+def _extra(row: ResultRow, name: str) -> Any:
+    return (row.model_extra or {}).get(name)
+
+
+_DERIVED: dict[str, Callable[[ResultRow], Any]] = {
+    "agreement": lambda row: draw_agreement(_extra(row, "samples")),
+}
 """Fields computed from a row rather than read from it."""
 
 
@@ -75,4 +98,4 @@ def stat_row(row: ResultRow, judge: str | None = None) -> StatRow:
     return StatRow(judge or row.judge, row.task, *row_values(row))
 
 
-__all__ = ["FIELDS", "GROUP_FIELDS", "StatRow", "row_values", "stat_row"]
+__all__ = ["FIELDS", "GROUP_FIELDS", "StatRow", "draw_agreement", "row_values", "stat_row"]

@@ -38,6 +38,9 @@ judge × task:
 - `behaviour_by_cue` (× cue): audio sensitivity, J choice order consistency, J–T agreement.
 - `verdicts`: one per judge × task, the cascade (`stats/verdicts.py`, typed as
   `stats.model.Verdict`).
+- `self_consistency` (× probe, sampled judges only: `?samples=N`): questions, items, mean
+  agreement of a question's answered draws with its majority (item interval) and the share of
+  unanimous questions (`stats/samples.py`).
 - `intervals`: how many item-level intervals the summary holds.
 """
 
@@ -53,6 +56,7 @@ from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
 from paraudit.stats.itemboot import Estimate, Sheet
+from paraudit.stats.samples import self_consistency
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
 from paraudit.stats.units import (
@@ -80,6 +84,7 @@ SECTIONS = (
     "order_dependence",
     "behaviour_by_cue",
     "verdicts",
+    "self_consistency",
 )
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
@@ -165,8 +170,11 @@ class _Group:
         # orders that happened to answer.
         incomplete: set[tuple[str, str, str, int | None, str]] = set()
         self.rows_seen = self.failed = 0
+        self.sampled: list[Row] = []  # rows of a `?samples=N` judge (self-consistency)
         for r in self.rows:
             self.rows_seen += 1
+            if r.agreement is not None:
+                self.sampled.append(r)
             probe, proto, cue, item, status = (
                 r.probe,
                 r.protocol,
@@ -592,6 +600,9 @@ def _summarize(
         out["perception_positions"] += positions
         out["order_dependence"] += order_dep
         out["behaviour_by_cue"] += rates["behaviour_by_cue"]
+        sampled = self_consistency(g.sampled, replicates=replicates, seed=seed)
+        intervals += len(sampled)
+        out["self_consistency"] += sampled
     return {
         "schema": SCHEMA,
         "judges": sorted(judges),

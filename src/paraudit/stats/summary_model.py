@@ -257,6 +257,20 @@ class BehaviourByCue(_Cell):
     j_t_agreement: Share
 
 
+class SelfConsistency(_Cell):
+    """`?samples=N`: how far one draw of a sampled judge agrees with its majority, per probe
+    (stats/samples.py). Not skill: an always-R1 judge is 100 % self-consistent."""
+
+    probe: str
+    questions: int
+    """Sampled questions (rows) with at least one answered draw."""
+    items: int
+    agreement: Share
+    """Mean share of a question's answered draws that agree with its majority."""
+    unanimous: float
+    """Share of questions whose answered draws all agree."""
+
+
 class Bootstrap(_Record):
     replicates: int
     seed: int
@@ -293,6 +307,8 @@ class Summary(_Record):
     order_dependence: list[OrderDependence]
     behaviour_by_cue: list[BehaviourByCue]
     verdicts: list[Verdict]
+    self_consistency: list[SelfConsistency] = Field(default_factory=list)
+    """Sampled judges only (absent from summaries written before it)."""
     runs: list[str] | None = None
     """The run folders the report read (written by `paraudit report`)."""
 
