@@ -58,3 +58,14 @@ def test_a_judge_in_two_runs_is_told_apart_by_run_label(tiny_dataset: Path, tmp_
     rows = load_runs([a, b], ["one", "two"])
     assert {r.judge for r in rows} == set(groups.judges)
     assert len(rows) == len(read_results(a)) + len(read_results(b))
+
+
+def test_trailing_none_fields_are_not_stored(tiny_dataset: Path, tmp_path: Path) -> None:
+    """A row's optional fields at the end (context_order of a pointwise row, agreement of an
+    unsampled one) cost no memory; the rows handed out still have them (compared with the
+    full rows above)."""
+    out = _run(tiny_dataset, tmp_path / "r", ["builtin:random"])
+    stored = [values for group in read_groups(out) for values in group._rows]
+    assert stored and all(values[-1] is not None for values in stored)
+    assert {len(values) for values in stored} == {len(FIELDS) - 2, len(FIELDS) - 1}
+    assert {r.agreement for r in read_groups(out).rows()} == {None}

@@ -18,6 +18,9 @@ from paraudit.stats.statrow import FIELDS, StatRow, row_values
 
 __all__ = ["FIELDS", "GroupRows", "RowGroups", "merge_runs", "read_groups"]
 
+_PADS = tuple((None,) * (len(FIELDS) - n) for n in range(len(FIELDS) + 1))
+"""_PADS[n]: the None fields a stored tuple of n values lacks."""
+
 
 class GroupRows:
     """The rows of one judge × task; iterating yields each as a StatRow (built on the fly, so
@@ -35,10 +38,11 @@ class GroupRows:
     def __iter__(self) -> Iterator[StatRow]:
         head = (self.judge, self.task)
         # tuple.__new__ skips StatRow.__new__'s argument binding: the values are already the
-        # fields in order (row_values), and this runs once per row per pass.
-        new = tuple.__new__
+        # fields in order (row_values), and this runs once per row per pass. A stored tuple
+        # lacks its trailing None fields (RowGroups.add); they are put back here.
+        new, pads = tuple.__new__, _PADS
         for values in self._rows:
-            yield new(StatRow, head + values)
+            yield new(StatRow, head + values + pads[len(values)])
 
 
 class RowGroups:
@@ -67,7 +71,14 @@ class RowGroups:
         group = self.groups.get(key)
         if group is None:
             group = self.groups[key] = GroupRows(self._share(judge), self._share(row.task))
-        group._rows.append(row_values(row, self._share))
+        values = row_values(row, self._share)
+        # Trailing None fields are not stored (GroupRows puts them back): the optional fields
+        # at the end (a pointwise row's context_order, an unsampled row's agreement, fields
+        # added later for some probes only) cost memory only in the rows that set them.
+        n = len(values)
+        while n and values[n - 1] is None:
+            n -= 1
+        group._rows.append(values if n == len(values) else values[:n])
 
     @property
     def judges(self) -> list[str]:

@@ -6,8 +6,9 @@ a plain tuple underneath (no per-row `__dict__`, immutable), so `stats/rowgroups
 million rows as compact tuples of shared values and hand each out as a StatRow only while a
 statistic reads it.
 
-Adding a field (a new probe's asked question, an invariance twin's change kind) is one line in
-`StatRow` below: `name: type = default`, after the fields without a default. If `ResultRow` has
+Adding a field (a new probe's asked question, an invariance twin's change kind) is one line at
+the end of `StatRow` below: `name: type | None = None` (rowgroups does not store a row's
+trailing None fields, so a field costs memory only in the rows that set it). If `ResultRow` has
 an attribute of that name it is read from there (the default stands in for rows of older run
 folders that lack it, e.g. an `extra` key they never wrote); a field that is computed from a
 row rather than read (like `agreement`) also gets one entry in `_DERIVED`.
