@@ -24,6 +24,7 @@ import numpy as np
 
 from paraudit.stats.bootstrap import PairedCounts, bootstrap_diffs_loop
 from paraudit.stats.itemboot import Sheet
+from paraudit.stats.statrow import StatRow
 from paraudit.stats.summary import summarize
 from paraudit.stats.summary_model import Summary
 
@@ -38,12 +39,12 @@ def _choice(branch: int, order: str, right: bool) -> tuple[str, str]:
     return gold, gold if right else ("R2" if gold == "R1" else "R1")
 
 
-def synth_rows(items: int, seed: int = 0) -> list[dict[str, Any]]:
+def synth_rows(items: int, seed: int = 0) -> list[StatRow]:
     rng = np.random.default_rng(seed)
-    rows: list[dict[str, Any]] = []
+    rows: list[StatRow] = []
 
     def add(**kw: Any) -> None:
-        rows.append({"status": "ok", "context_order": None, **kw})
+        rows.append(StatRow(**{"status": "ok", "context_order": None, **kw}))
 
     for j, judge in enumerate(JUDGES):
         skill = 0.5 + 0.12 * j
@@ -80,12 +81,12 @@ def synth_rows(items: int, seed: int = 0) -> list[dict[str, Any]]:
     return rows
 
 
-def count_pass(rows: list[dict[str, Any]]) -> dict[tuple[Any, ...], list[int]]:
+def count_pass(rows: list[StatRow]) -> dict[tuple[Any, ...], list[int]]:
     """Baseline: one pass counting correct answers per cell, no interval at all."""
     out: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
     for r in rows:
-        c = out[(r["judge"], r["task"], r["probe"], r["protocol"], r["cue"])]
-        c[0] += bool(r["correct"])
+        c = out[(r.judge, r.task, r.probe, r.protocol, r.cue)]
+        c[0] += bool(r.correct)
         c[1] += 1
     return out
 

@@ -25,5 +25,5 @@ def test_section_shows_flip_figure_and_voice_table(tmp_path: Path) -> None:
 
 
 def test_no_section_without_twins(tmp_path: Path) -> None:
-    rows = [r for r in rows_of(first, 12) if "~inv-" not in r["item_id"]]
+    rows = [r for r in rows_of(first, 12) if "~inv-" not in r.item_id]
     assert invariance_part(Summary.of(summarize(rows, replicates=100)), tmp_path) is None

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from paraudit.report.build import write_report
-from tests.stats.synthetic import orders, row
+from tests.stats.synthetic import orders, result_line, row
 
 
 def _rows() -> list[dict[str, Any]]:
@@ -35,7 +35,7 @@ def _rows() -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def edge_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run = tmp_path_factory.mktemp("edge-run")
-    (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _rows()))
+    (run / "results.jsonl").write_text("".join(json.dumps(result_line(r)) + "\n" for r in _rows()))
     out = tmp_path_factory.mktemp("edge-report")
     write_report([run], out, replicates=300)
     return out

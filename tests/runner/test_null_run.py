@@ -21,6 +21,7 @@ from paraudit.items.dataset import load_dataset
 from paraudit.runfolder.rows import ResultRow, read_rows
 from paraudit.runner.plan import PlanSpec, count_instances
 from paraudit.runner.run import RunConfig, Runner
+from paraudit.stats.statrow import stat_row
 from paraudit.stats.summary import summarize
 from paraudit.stats.summary_model import Summary
 
@@ -36,7 +37,7 @@ def null_run(starter_small: Path, tmp_path_factory: pytest.TempPathFactory) -> P
 
 
 def _summary(run: Path) -> Summary:
-    rows = [r.model_dump() for r in read_rows(run)]
+    rows = [stat_row(r) for r in read_rows(run)]
     return Summary.of(summarize(rows, replicates=500))
 
 
@@ -102,9 +103,9 @@ def test_known_behaviours(null_run: Path) -> None:
 
 
 def test_n_rows_enter_no_other_section(null_run: Path) -> None:
-    rows = [r.model_dump() for r in read_rows(null_run)]
+    rows = [stat_row(r) for r in read_rows(null_run)]
     with_n = summarize(rows, replicates=200)
-    without = summarize([r for r in rows if r["probe"] != "N"], replicates=200)
+    without = summarize([r for r in rows if r.probe != "N"], replicates=200)
     assert without["null_audio"] == []
     for section in ("accuracy", "position_bias", "behaviour", "states"):
         assert with_n[section] == without[section], section

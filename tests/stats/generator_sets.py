@@ -39,6 +39,7 @@ from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.runner.plan import PlanSpec, plan_instances
 from paraudit.runner.run import RunConfig, Runner
 from paraudit.specs import model_family
+from paraudit.stats.statrow import StatRow
 from tests.builders.fakes import (
     ChatServer,
     QuickVoicer,
@@ -198,8 +199,8 @@ def make_runs(tmp: Path) -> GeneratorRuns:
     return GeneratorRuns(sets, {f: run_on(sets[f], tmp / f"run-{f}") for f in GENERATORS})
 
 
-def only(rows: list[dict[str, Any]], judges: set[str]) -> list[dict[str, Any]]:
-    return [r for r in rows if r["judge"] in judges]
+def only(rows: list[StatRow], judges: set[str]) -> list[StatRow]:
+    return [r for r in rows if r.judge in judges]
 
 
 def by_judge(cell: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-Row = dict[str, Any]
+from paraudit.runfolder.rows import ResultRow
+from paraudit.stats.statrow import StatRow, stat_row
+
+Row = StatRow
 
 
 def gold_for(probe: str, protocol: str, branch: int | None, order: str, ctx: str | None) -> Any:
@@ -49,25 +53,35 @@ def row(
         pred = gold if correct else other(gold)
     else:
         correct = pred == gold
-    r = {
-        "judge": judge,
-        "task": task,
-        "item_id": item,
-        "branch": branch,
-        "probe": probe,
-        "protocol": protocol,
-        "cue": cue,
-        "order": order,
-        "pred": pred,
-        "gold": gold,
-        "status": status,
-        "correct": correct,
-        # A row as the runner writes it keeps the raw reply (None when the call failed).
-        "raw": None if status == "error" else json.dumps({"pred": pred}),
-    }
-    if with_context_order:
-        r["context_order"] = context_order
-    return r
+    return StatRow(
+        judge=judge,
+        task=task,
+        item_id=item,
+        branch=branch,
+        probe=probe,
+        protocol=protocol,
+        cue=cue,
+        order=order,
+        pred=pred,
+        gold=gold,
+        status=status,
+        correct=correct,
+        # An older run's row has no context_order key: it reads as None.
+        context_order=context_order if with_context_order else None,
+    )
+
+
+def stat_rows(rows: Iterable[Mapping[str, Any]]) -> list[Row]:
+    """Rows as the runner returns them (results.jsonl's dicts), as the statistics read them."""
+    return [stat_row(ResultRow.model_validate(r)) for r in rows]
+
+
+def result_line(r: Row) -> dict[str, Any]:
+    """The row as results.jsonl holds it (a ResultRow's fields)."""
+    line: dict[str, Any] = r._asdict()
+    # A row as the runner writes it keeps the raw reply (None when the call failed).
+    line["raw"] = None if r.status == "error" else json.dumps({"pred": r.pred})
+    return line
 
 
 def orders(protocol: str) -> list[tuple[str, str | None]]:

@@ -5,10 +5,10 @@ from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 from paraudit.errors import ParauditError
 from paraudit.stats.compare import compare_runs, item_test, per_probe, resolve_pair
-from tests.stats.synthetic import row
+from tests.stats.synthetic import Row, row
 
 
-def _rows(judge: str, correct: list[bool], instances: int = 1) -> list[dict]:  # type: ignore[type-arg]
+def _rows(judge: str, correct: list[bool], instances: int = 1) -> list[Row]:
     """One unit per item; `instances` cues per item (each its own unit)."""
     cues = ["none", "soft", "hard", "transition"][:instances]
     return [

@@ -1,33 +1,31 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from paraudit.stats.dataset_compare import compare_renderings
+from tests.stats.synthetic import Row, row
 
 
-def rows(
-    judge: str, states: dict[str, str], task: str = "single-turn-emotions"
-) -> list[dict[str, Any]]:
+def rows(judge: str, states: dict[str, str], task: str = "single-turn-emotions") -> list[Row]:
     """Pointwise P, O and J rows giving each (item, branch 0) the state `states[item]`."""
     out = []
     for item, state in states.items():
         for probe, bit in zip("POJ", state, strict=True):
             out.append(
-                {
-                    "judge": judge,
-                    "task": task,
-                    "item_id": item,
-                    "branch": 0,
-                    "probe": probe,
-                    "protocol": "pointwise",
-                    "cue": "none",
-                    "order": "ab",
-                    "status": "ok",
-                    "correct": bit == "1",
-                }
+                row(
+                    judge=judge,
+                    task=task,
+                    item=item,
+                    branch=0,
+                    probe=probe,
+                    protocol="pointwise",
+                    cue="none",
+                    order="ab",
+                    status="ok",
+                    correct=bit == "1",
+                )
             )
     return out
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from paraudit.runfolder.rows import ResultRow
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig, Runner
 from paraudit.stats.delivery import (
@@ -26,6 +27,7 @@ from paraudit.stats.delivery import (
 from paraudit.stats.rowgroups import merge_runs, read_groups
 from paraudit.stats.summary import summarize
 from paraudit.stats.summary_model import Summary
+from tests.stats.synthetic import stat_rows
 
 PLAN = PlanSpec(probes=("J", "P", "O", "T"), protocols=("pointwise", "pairwise"), cues=("none",))
 NO_SKILL = ["builtin:random", "builtin:first", "builtin:transcript", "builtin:prosody"]
@@ -80,9 +82,13 @@ def test_the_flag_rule() -> None:
     assert c.unit == "audio feature frames" and c.rate_per_s is None
 
 
-def _row(task: str, usage: dict[str, Any], status: str = "ok", clips: int = 1) -> dict[str, Any]:
-    return {"judge": "j", "task": task, "status": status, "usage": usage,
-            "audio_sent_sha256": ["a" * 64] * clips}  # fmt: skip
+def _row(task: str, usage: dict[str, Any], status: str = "ok", clips: int = 1) -> ResultRow:
+    return ResultRow.model_validate({
+        "judge": "j", "task": task, "item_id": "i", "branch": 0, "probe": "J",
+        "protocol": "pointwise", "cue": "none", "order": "ab", "pred": None, "gold": "R1",
+        "status": status, "correct": False, "raw": None, "usage": usage,
+        "audio_sent_sha256": ["a" * 64] * clips,
+    })  # fmt: skip
 
 
 def test_counts_only_answered_calls_that_sent_audio() -> None:
@@ -116,7 +122,10 @@ def test_no_skill_judges_are_not_checked_and_drops_audio_is_flagged(
     runs: tuple[Path, list[dict[str, Any]]],
 ) -> None:
     out, rows = runs
-    summary = Summary.of(summarize(rows, replicates=200))
+    calls = [ResultRow.model_validate(r) for r in rows]
+    summary = Summary.of(
+        summarize(stat_rows(rows), replicates=200, delivery=tally_rows(calls).cells())
+    )
     cells = {(c.judge, c.task): c for c in summary.delivery}
     sent = {(r["judge"], r["task"]) for r in rows if r["audio_sent_sha256"]}
     assert set(cells) == sent

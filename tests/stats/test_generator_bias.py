@@ -24,6 +24,7 @@ from paraudit.stats.generator_bias import (
     spearman_rows,
 )
 from tests.stats.generator_sets import GeneratorRuns, by_judge, make_runs, only
+from tests.stats.synthetic import Row, row
 
 SKILL_ONLY = {"known:gemini-perfect", "known:gpt-noise25", "known:qwen-noise10", "builtin:first"}
 ALIGNED = {"known:gemini-own", "known:gpt-perfect", "known:qwen-noise10", "builtin:first"}
@@ -113,10 +114,10 @@ def test_a_judge_right_only_on_its_own_family_is_named(gen_runs: GeneratorRuns) 
         assert own["accuracy_b"]["value"] == 1.0 and own["difference"]["ci_low"] > 0.3
 
 
-def _rows(judge: str, outcomes: dict[str, int]) -> list[dict[str, Any]]:
+def _rows(judge: str, outcomes: dict[str, int]) -> list[Row]:
     return [
-        {"judge": judge, "task": "t", "item_id": item, "probe": "J", "protocol": "pointwise",
-         "cue": "none", "branch": 0, "order": "ab", "status": "ok", "correct": bool(ok)}
+        row(judge=judge, task="t", item=item, probe="J", protocol="pointwise", cue="none",
+            branch=0, order="ab", status="ok", correct=bool(ok))
         for item, ok in outcomes.items()
     ]  # fmt: skip
 

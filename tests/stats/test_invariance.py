@@ -17,6 +17,7 @@ import pytest
 
 from paraudit.items.twins import twin_id
 from paraudit.stats.invariance import MIN_ITEMS, invariance_sections
+from paraudit.stats.statrow import StatRow
 from paraudit.stats.summary import summarize
 from paraudit.stats.summary_model import Summary
 
@@ -30,7 +31,7 @@ def gold(branch: int, order: str) -> str:
 
 
 def rows_of(judge: JudgeFn, items: int, seed: int = 0, task: str = "single-turn-emotions",
-            variants: tuple[str, ...] = VARIANTS) -> list[dict[str, Any]]:  # fmt: skip
+            variants: tuple[str, ...] = VARIANTS) -> list[StatRow]:  # fmt: skip
     rng = random.Random(seed)
     out = []
     for i in range(items):
@@ -40,12 +41,12 @@ def rows_of(judge: JudgeFn, items: int, seed: int = 0, task: str = "single-turn-
                 for order in ("ab", "ba"):
                     pred = judge(i, variant, branch, order, rng)
                     g = gold(branch, order)
-                    out.append({
+                    out.append(StatRow(**{
                         "judge": "sim", "task": task, "item_id": item, "branch": branch,
                         "probe": "J", "protocol": "pointwise", "cue": "none", "order": order,
                         "context_order": None, "pred": pred, "gold": g, "status": "ok",
                         "correct": pred == g,
-                    })  # fmt: skip
+                    }))  # fmt: skip
     return out
 
 
@@ -178,5 +179,5 @@ def test_summary_keeps_twins_out_and_names_the_behaviours() -> None:
     assert {r.change for r in summary.invariance} >= {"voice", "loudness", "noise"}
     assert all("Invariance: flips on voice changes" in v.text for v in summary.verdicts)
     # A run without twins has no invariance section.
-    plain = summarize([r for r in rows if "~inv-" not in r["item_id"]], replicates=100)
+    plain = summarize([r for r in rows if "~inv-" not in r.item_id], replicates=100)
     assert "invariance" not in plain

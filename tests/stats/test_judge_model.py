@@ -14,10 +14,10 @@ def test_rows_have_the_shape_of_a_default_audit() -> None:
     rows = audit_rows(JudgeModel("perfect"), 3, np.random.default_rng(0))
     # Per item and cue: J, O, P pointwise × 2 branches × 2 orders, J pairwise × 4; T once.
     assert len(rows) == 3 * (2 * (12 + 4) + 4)
-    assert all(r["correct"] for r in rows if r["probe"] != "T")
+    assert all(r.correct for r in rows if r.probe != "T")
     pos = audit_rows(JudgeModel("x"), 1, np.random.default_rng(0), task="positional-emotion")
-    p = [r for r in pos if r["probe"] == "P"]
-    assert {tuple(r["gold"]) for r in p} == {("C1", "C3", "C5")}
+    p = [r for r in pos if r.probe == "P"]
+    assert {tuple(r.gold) for r in p} == {("C1", "C3", "C5")}
 
 
 @pytest.mark.parametrize("name", list(TYPES))

@@ -30,6 +30,7 @@ from paraudit.runner.plan import PlanSpec, plan_instances
 from paraudit.runner.run import RunConfig, Runner
 from paraudit.stats.summary import summarize
 from tests.conftest import tone
+from tests.stats.synthetic import stat_rows
 
 ITEMS_PER_TASK = 30
 PLAN = PlanSpec(
@@ -419,7 +420,7 @@ def test_a_cue_the_judge_ignores_does_not_change_its_verdict(
         tuple(r.get(k) for k in key): r["pred"] for r in known_run[1] if r["cue"] == "none"
     }
     assert all(none_rows[tuple(r.get(k) for k in key)] == r["pred"] for r in rows)
-    alone = summarize(rows, replicates=2000)
+    alone = summarize(stat_rows(rows), replicates=2000)
     before = {(v["judge"], v["task"]): v for v in alone["verdicts"]}
     for v in known_summary["verdicts"]:
         if v["judge"].endswith(":cued"):

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from paraudit.stats.null_audio import AGREEMENT_BAR, null_audio_cells, null_behaviour
+from paraudit.stats.statrow import StatRow
 
 Row = dict[str, Any]
 
@@ -39,7 +40,7 @@ def simulate(
     noise: float = 0.0,
     no_audio: float = 0.0,
     seed: int = 0,
-) -> list[Row]:
+) -> list[StatRow]:
     rng = random.Random(seed)
     rows: list[Row] = []
 
@@ -72,11 +73,11 @@ def simulate(
                     null = {"pred": flip(blind), "status": "ok"}
                 rows.append({**base, **null, "probe": "N", "asks": "J", "null": "silence",
                              "correct": False})  # fmt: skip
-    return rows
+    return [StatRow(**r) for r in rows]
 
 
-def cell(rows: list[Row], replicates: int = 1000, seed: int = 0) -> dict[str, Any]:
-    nulls = [r for r in rows if r["probe"] == "N"]
+def cell(rows: list[StatRow], replicates: int = 1000, seed: int = 0) -> dict[str, Any]:
+    nulls = [r for r in rows if r.probe == "N"]
     (out,) = null_audio_cells("sim", "t", nulls, rows, replicates=replicates, seed=seed)
     return out
 

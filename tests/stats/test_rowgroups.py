@@ -11,6 +11,7 @@ from paraudit.runner.run import RunConfig, Runner
 from paraudit.stats.accuracy import read_results
 from paraudit.stats.rowgroups import FIELDS, read_groups
 from paraudit.stats.summary import summarize, summarize_groups
+from tests.stats.synthetic import stat_rows
 
 PLAN = PlanSpec(
     probes=("J", "P", "O", "S", "T"), protocols=("pointwise", "pairwise"), cues=("none", "hard")
@@ -30,12 +31,14 @@ def test_summary_from_groups_equals_summary_from_rows(tiny_dataset: Path, tmp_pa
     by_groups = summarize_groups(
         ((g.judge, g.task, g) for g in groups), replicates=200, delivery=groups.delivery.cells()
     )
-    assert by_groups == summarize(full, replicates=200)
+    assert by_groups == summarize(stat_rows(full), replicates=200, delivery=groups.delivery.cells())
     # The rows a group yields are the full rows' statistical fields.
-    keep = sorted((*FIELDS, "judge", "task"))
-    assert sorted(repr([(k, r[k]) for k in keep]) for r in groups.rows()) == sorted(
+    # (`agreement` is derived from a sampled row's draws: none here, and no such key.)
+    keep = sorted((*(f for f in FIELDS if f != "agreement"), "judge", "task"))
+    assert sorted(repr([(k, getattr(r, k)) for k in keep]) for r in groups.rows()) == sorted(
         repr([(k, r[k]) for k in keep]) for r in full
     )
+    assert sorted(map(repr, groups.rows())) == sorted(map(repr, stat_rows(full)))
 
 
 def test_repeated_values_are_shared(tiny_dataset: Path, tmp_path: Path) -> None:
@@ -43,9 +46,9 @@ def test_repeated_values_are_shared(tiny_dataset: Path, tmp_path: Path) -> None:
     rows = list(read_groups(out).rows())
     ids = {}
     for r in rows:
-        ids.setdefault(r["item_id"], r["item_id"])
-        assert r["item_id"] is ids[r["item_id"]]
-    golds = [r["gold"] for r in rows if isinstance(r["gold"], dict)]
+        ids.setdefault(r.item_id, r.item_id)
+        assert r.item_id is ids[r.item_id]
+    golds = [r.gold for r in rows if isinstance(r.gold, dict)]
     assert golds and len({id(g) for g in golds}) < len(golds)
 
 
@@ -55,5 +58,18 @@ def test_a_judge_in_two_runs_is_told_apart_by_run_label(tiny_dataset: Path, tmp_
     groups = load_groups([a, b], ["one", "two"])
     assert groups.judges == ["builtin:first", "builtin:random [one]", "builtin:random [two]"]
     rows = load_runs([a, b], ["one", "two"])
-    assert {r["judge"] for r in rows} == set(groups.judges)
+    assert {r.judge for r in rows} == set(groups.judges)
     assert len(rows) == len(read_results(a)) + len(read_results(b))
+
+
+def test_trailing_none_fields_are_not_stored(tiny_dataset: Path, tmp_path: Path) -> None:
+    """A row's optional fields at the end (context_order of a pointwise row, agreement of an
+    unsampled one) cost no memory; the rows handed out still have them (compared with the
+    full rows above)."""
+    out = _run(tiny_dataset, tmp_path / "r", ["builtin:random"])
+    stored = [values for group in read_groups(out) for values in group._rows]
+    assert stored and all(values[-1] is not None for values in stored)
+    # pointwise rows end at `correct`, pairwise ones at `context_order` (no N row: no asks/null)
+    tail = len(FIELDS) - FIELDS.index("context_order")
+    assert {len(values) for values in stored} == {len(FIELDS) - tail, len(FIELDS) - tail + 1}
+    assert {r.agreement for r in read_groups(out).rows()} == {None}

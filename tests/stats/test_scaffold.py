@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from paraudit.stats.scaffold import movement, scaffold_pairs, side_by_side
+from tests.stats.synthetic import Row, row
 
 
 def _unit(item: str, branch: int, state: str, cue: str = "none") -> dict[str, Any]:
@@ -32,14 +33,14 @@ def test_movement_counts_only_units_that_start_in_110_and_pairs_them_exactly() -
     assert movement(base, [], replicates=10)["rate"] is None  # nothing paired
 
 
-def _rows(judge: str, j_right: bool) -> list[dict[str, Any]]:
+def _rows(judge: str, j_right: bool) -> list[Row]:
     out = []
     for item in ("x", "y"):
         for probe, right in (("P", True), ("O", True), ("J", j_right)):
             for order in ("ab", "ba"):
-                out.append({"judge": judge, "task": "t", "item_id": item, "branch": 0,
-                            "probe": probe, "protocol": "pointwise", "cue": "none",
-                            "order": order, "status": "ok", "correct": right})  # fmt: skip
+                out.append(row(judge=judge, task="t", item=item, branch=0, probe=probe,
+                               protocol="pointwise", cue="none", order=order, status="ok",
+                               correct=right))  # fmt: skip
     return out
 
 

@@ -45,7 +45,7 @@ def test_a_unit_with_a_failed_call_has_no_state() -> None:
     assert [s["state"] for s in unit_states(rows)] == ["111"]
     rows[1] = row(item="a", branch=0, probe="P", order="ba", status="error")
     assert unit_states(rows) == []
-    only_errors = [r for r in _unit("b", 0, (1, 1, 1)) if r["probe"] != "P"] + [
+    only_errors = [r for r in _unit("b", 0, (1, 1, 1)) if r.probe != "P"] + [
         row(item="b", branch=0, probe="P", order=o, status="error") for o in ("ab", "ba")
     ]
     assert unit_states(only_errors) == []
@@ -60,7 +60,7 @@ def test_always_first_is_never_reliable() -> None:
     ]  # fmt: skip
     states = [s["state"] for s in unit_states(rows)]
     assert len(states) == 20 and set(states) == {"000"}
-    one_order = [r for r in rows if r["order"] == "ab"]
+    one_order = [r for r in rows if r.order == "ab"]
     assert masses([s["state"] for s in unit_states(one_order)]).masses["111"] == 0.5
 
 

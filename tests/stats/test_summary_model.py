@@ -12,27 +12,34 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
+from paraudit.runfolder.rows import ResultRow
+from paraudit.stats.delivery import tally_rows
 from paraudit.stats.judge_model import JudgeModel, audit_rows
 from paraudit.stats.summary import SCHEMA, SECTIONS, summarize
 from paraudit.stats.summary_model import SCHEMA_FILE, Summary, json_schema
+from tests.stats.synthetic import result_line
 
 
 @pytest.fixture(scope="module")
 def raw() -> dict[str, Any]:
     # Both task shapes (positional fills perception_turns/positions), a judge with a habit
-    # (position bias), two cues, and a staging probe S (answered as O: the judge model has none).
+    # (position bias), two cues, a staging probe S (answered as O: the judge model has none),
+    # and a sampled judge.
     rng = np.random.default_rng(3)
     rows = audit_rows(JudgeModel("perfect"), 12, rng)
     rows += audit_rows(JudgeModel("first", first=True), 12, rng, task="positional-emotion")
-    rows += [{**r, "probe": "S"} for r in rows if r["probe"] == "O"]
+    rows += [r._replace(probe="S") for r in rows if r.probe == "O"]
+    # and probe N (null audio), answered as the real J was: null_audio's records
+    rows += [r._replace(probe="N", asks="J", null="silence") for r in rows
+             if r.probe == "J" and r.protocol == "pointwise"]  # fmt: skip
+    # A judge sampled 5 times per question fills self_consistency.
+    rows += audit_rows(JudgeModel("sampled", p=0.8, o=0.8, j=0.7, samples=5), 12, rng)
     # Calls that sent audio, every other one with the provider's count (the delivery section).
     counted = {"prompt_tokens_details": {"audio_tokens": 20}, "audio_sent_s": 2.0}
-    rows = [{**r, "audio_sent_sha256": ["0" * 64], "usage": counted if i % 2 else {}}
-            for i, r in enumerate(rows)]  # fmt: skip
-    # and probe N (null audio), answered as the real J was: null_audio's records
-    rows += [{**r, "probe": "N", "asks": "J", "null": "silence"} for r in rows
-             if r["probe"] == "J" and r["protocol"] == "pointwise"]  # fmt: skip
-    return summarize(rows, replicates=200, permutations=100)
+    calls = [ResultRow.model_validate({**result_line(r), "audio_sent_sha256": ["0" * 64],
+                                       "usage": counted if i % 2 else {}})
+             for i, r in enumerate(rows)]  # fmt: skip
+    return summarize(rows, replicates=200, permutations=100, delivery=tally_rows(calls).cells())
 
 
 def test_every_section_is_filled_and_typed(raw: dict[str, Any]) -> None:

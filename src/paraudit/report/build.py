@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from paraudit.errors import ParauditError
 from paraudit.report import figures as F
@@ -13,10 +12,12 @@ from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
 from paraudit.report.invariance import invariance_part
 from paraudit.report.null_audio import null_audio_part
+from paraudit.report.samples import samples_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
+from paraudit.stats.statrow import StatRow
 from paraudit.stats.summary import SECTIONS, summarize_groups
 from paraudit.stats.summary_model import Summary
 
@@ -29,8 +30,8 @@ def load_groups(run_dirs: list[Path], labels: list[str] | None = None) -> RowGro
     return merge_runs((name, read_groups(d)) for name, d in zip(names, run_dirs, strict=True))
 
 
-def load_runs(run_dirs: list[Path], labels: list[str] | None = None) -> list[dict[str, Any]]:
-    """load_groups as a list of row dicts (the fields statistics read)."""
+def load_runs(run_dirs: list[Path], labels: list[str] | None = None) -> list[StatRow]:
+    """load_groups as a list of rows (the fields statistics read)."""
     return list(load_groups(run_dirs, labels).rows())
 
 
@@ -85,7 +86,7 @@ def write_report(
         "accuracy": F.accuracy_bars(summary, figdir),
     }
     # Two runs on two generators' sets also get the generator-bias section; a judge beside its
-    # scaffold, the mitigation section.
+    # scaffold, the mitigation section; a sampled judge, its self-consistency.
     extras = [
         part
         for part in (
@@ -93,6 +94,7 @@ def write_report(
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
             null_audio_part(summary, out),
             invariance_part(summary, figdir),
+            samples_part(summary, out),
         )
         if part
     ]

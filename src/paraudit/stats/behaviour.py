@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from paraudit.stats.units import Row, answered, chosen_branch
+from paraudit.stats.units import Row, answered, branch_of, chosen_branch
 
 Tally = dict[str, list[float]]
 """item → [numerator, denominator]"""
@@ -44,9 +44,7 @@ def merge(into: Tally, other: Tally) -> None:
 
 def _pointwise(rows: Iterable[Row], probe: str) -> list[Row]:
     return [
-        r
-        for r in rows
-        if r["probe"] == probe and r["protocol"] == "pointwise" and r["branch"] is not None
+        r for r in rows if r.probe == probe and r.protocol == "pointwise" and r.branch is not None
     ]
 
 
@@ -55,12 +53,12 @@ def audio_and_pairs(rows: list[Row]) -> tuple[Tally, Tally]:
     by: dict[tuple[str, str, str], dict[int, Row]] = defaultdict(dict)
     for r in _pointwise(rows, "J"):
         if answered(r):
-            by[(r["item_id"], r["cue"], r["order"])][int(r["branch"])] = r
+            by[(r.item_id, r.cue, r.order)][branch_of(r)] = r
     flips, pairs = _tally(), _tally()
     for (item, _, _), both in by.items():
         if len(both) != 2:
             continue
-        pairs[item][0] += bool(both[0]["correct"]) and bool(both[1]["correct"])
+        pairs[item][0] += bool(both[0].correct) and bool(both[1].correct)
         pairs[item][1] += 1
         c0, c1 = chosen_branch(both[0]), chosen_branch(both[1])
         if c0 is not None and c1 is not None:
@@ -75,7 +73,7 @@ def choice_order_consistency(rows: list[Row]) -> Tally:
     for r in _pointwise(rows, "J"):
         c = chosen_branch(r)
         if c is not None:
-            by[(r["item_id"], r["cue"], int(r["branch"]))][r["order"]] = c
+            by[(r.item_id, r.cue, branch_of(r))][r.order] = c
     out = _tally()
     for (item, _, _), orders in by.items():
         if "ab" in orders and "ba" in orders:
@@ -90,7 +88,7 @@ def _text_only(rows: list[Row]) -> dict[tuple[str, str], int]:
     for r in _pointwise(rows, "T"):
         c = chosen_branch(r)
         if c is not None:
-            out.setdefault((r["item_id"], r["order"]), c)
+            out.setdefault((r.item_id, r.order), c)
     return out
 
 
@@ -100,10 +98,10 @@ def j_t_agreement(t_rows: list[Row], j_rows: list[Row]) -> Tally:
     agree = _tally()
     for r in _pointwise(j_rows, "J"):
         c = chosen_branch(r)
-        tc = text_only.get((r["item_id"], r["order"]))
+        tc = text_only.get((r.item_id, r.order))
         if c is not None and tc is not None:
-            agree[r["item_id"]][0] += c == tc
-            agree[r["item_id"]][1] += 1
+            agree[r.item_id][0] += c == tc
+            agree[r.item_id][1] += 1
     return agree
 
 
@@ -113,7 +111,7 @@ def transcript_control(rows: list[Row]) -> dict[str, Tally]:
     for r in _pointwise(rows, "T"):
         c = chosen_branch(r)
         if c is not None:
-            t[(r["item_id"], int(r["branch"]))][r["order"]] = c
+            t[(r.item_id, branch_of(r))][r.order] = c
     consistent, prefers_0 = _tally(), _tally()
     for (item, _), orders in t.items():
         if "ab" in orders and "ba" in orders:

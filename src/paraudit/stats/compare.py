@@ -47,7 +47,7 @@ def judge_pairs(a: list[Row], b: list[Row]) -> list[tuple[str, str]]:
 
 
 def judge_labels(rows: list[Row]) -> list[str]:
-    return sorted({r["judge"] for r in rows})
+    return sorted({r.judge for r in rows})
 
 
 def resolve_pair(
@@ -95,14 +95,14 @@ def consistent_units(rows: list[Row], judge: str) -> dict[tuple[str, str], dict[
     )
     failed: set[tuple[str, str, Unit]] = set()  # a failed call leaves its unit undecided
     for r in rows:
-        if r["judge"] == judge and r["probe"] != "T":
-            unit = (r["task"], r["item_id"], r["cue"], r["branch"])
+        if r.judge == judge and r.probe != "T":
+            unit = (r.task, r.item_id, r.cue, r.branch)
             if not answered(r):
-                failed.add((r["probe"], r["protocol"], unit))
+                failed.add((r.probe, r.protocol, unit))
                 continue
-            t = tally[(r["probe"], r["protocol"])][unit]
+            t = tally[(r.probe, r.protocol)][unit]
             t[0] += 1
-            t[1] += bool(r["correct"])
+            t[1] += bool(r.correct)
     return {
         k: {u: n == c for u, (n, c) in v.items() if (*k, u) not in failed} for k, v in tally.items()
     }
@@ -155,7 +155,7 @@ def per_probe(
 
 
 def _states(rows: list[Row], judge: str) -> list[dict[str, Any]]:
-    return [s for s in unit_states([r for r in rows if r["judge"] == judge])]
+    return [s for s in unit_states([r for r in rows if r.judge == judge])]
 
 
 def shared_state_items(a: list[Row], b: list[Row], ja: str, jb: str) -> set[tuple[str, str]]:

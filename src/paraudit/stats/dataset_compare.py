@@ -17,13 +17,14 @@ import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
 from paraudit.stats.states import STATES, masses, unit_states
+from paraudit.stats.units import Row
 
 
-def _items(rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
-    return {(r["task"], r["item_id"]) for r in rows}
+def _items(rows: list[Row]) -> set[tuple[str, str]]:
+    return {(r.task, r.item_id) for r in rows}
 
 
-def _profile(rows: list[dict[str, Any]], judge: str) -> tuple[list[float], int]:
+def _profile(rows: list[Row], judge: str) -> tuple[list[float], int]:
     m = masses([s["state"] for s in unit_states(rows) if s["judge"] == judge])
     return [m.masses[s] for s in STATES], m.n
 
@@ -41,13 +42,13 @@ def _agreement(x: list[float], y: list[float]) -> dict[str, float | None]:
     }
 
 
-def compare_renderings(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
+def compare_renderings(a: list[Row], b: list[Row]) -> dict[str, Any]:
     """Per-judge state-profile agreement between two runs on the same items."""
     ia, ib = _items(a), _items(b)
     shared = ia & ib
-    a_s = [r for r in a if (r["task"], r["item_id"]) in shared]
-    b_s = [r for r in b if (r["task"], r["item_id"]) in shared]
-    judges = sorted({r["judge"] for r in a_s} & {r["judge"] for r in b_s})
+    a_s = [r for r in a if (r.task, r.item_id) in shared]
+    b_s = [r for r in b if (r.task, r.item_id) in shared]
+    judges = sorted({r.judge for r in a_s} & {r.judge for r in b_s})
     per_judge: list[dict[str, Any]] = []
     xs: list[float] = []
     ys: list[float] = []

@@ -40,6 +40,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from paraudit.runfolder.rows import ResultRow
+
 FEW_FRACTION = 0.25
 """A count below this share of what the clips' durations imply is "far too few". OpenAI's rate
 is documented for a sibling API (see the module docstring), and a provider may trim leading
@@ -247,12 +249,12 @@ class DeliveryTally:
         return {key: cell(key[0], key[1], t) for key, t in sorted(self.tallies.items())}
 
 
-def tally_rows(rows: Iterable[Mapping[str, Any]]) -> DeliveryTally:
-    """A DeliveryTally of row dicts (tests, notebooks; runs are read by rowgroups)."""
+def tally_rows(rows: Iterable[ResultRow]) -> DeliveryTally:
+    """A DeliveryTally of result rows (tests, notebooks; runs are read by rowgroups, which
+    tally each row as it arrives)."""
     d = DeliveryTally()
     for r in rows:
-        d.add(r["judge"], r["task"], r["status"], r.get("usage") or {},
-              len(r.get("audio_sent_sha256") or ()))  # fmt: skip
+        d.add(r.judge, r.task, r.status, r.usage, len(r.audio_sent_sha256))
     return d
 
 

@@ -157,15 +157,15 @@ def _tallies(
     col = {j: c for c, j in enumerate(judges)}
     out: dict[Cell, dict[str, np.ndarray]] = defaultdict(dict)
     for r in rows:
-        if r["probe"] != "J" or r["judge"] not in col or not answered(r):
+        if r.probe != "J" or r.judge not in col or not answered(r):
             continue
-        src = sources.get((r["task"], r["item_id"]), f"item:{r['item_id']}")
-        cell = out[(r["task"], r["protocol"], r["cue"])]
+        src = sources.get((r.task, r.item_id), f"item:{r.item_id}")
+        cell = out[(r.task, r.protocol, r.cue)]
         t = cell.get(src)
         if t is None:
             t = cell[src] = np.zeros(2 * len(judges))
-        j = col[r["judge"]]
-        t[j] += bool(r["correct"])
+        j = col[r.judge]
+        t[j] += bool(r.correct)
         t[len(judges) + j] += 1
     return out
 
@@ -340,8 +340,8 @@ def generator_check(
             f"{len(set(set_b.sources.values()))}); build both from the same source with the "
             "same --seed"
         )
-    judges = sorted({r["judge"] for r in a if r["probe"] == "J"}
-                    & {r["judge"] for r in b if r["probe"] == "J"})  # fmt: skip
+    judges = sorted({r.judge for r in a if r.probe == "J"}
+                    & {r.judge for r in b if r.probe == "J"})  # fmt: skip
     if not judges:
         raise GeneratorCheckError("the runs share no judge that answered probe J")
     ta, tb = _tallies(a, judges, set_a.sources), _tallies(b, judges, set_b.sources)

@@ -38,7 +38,7 @@ from typing import Any
 from paraudit.items.twins import MARK, change_of, split_twin
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.itemboot import Estimate, Sheet
-from paraudit.stats.units import Row
+from paraudit.stats.units import Row, branch_of
 
 FLIP_FLOOR = 0.10
 MIN_ITEMS = 10
@@ -51,11 +51,11 @@ Key = tuple[str, str, int]
 
 
 def is_twin_row(row: Row) -> bool:
-    return MARK in row["item_id"]
+    return MARK in row.item_id
 
 
 def _j_pointwise(row: Row) -> bool:
-    return row["probe"] == "J" and row["protocol"] == "pointwise" and row["branch"] is not None
+    return row.probe == "J" and row.protocol == "pointwise" and row.branch is not None
 
 
 class _Tally:
@@ -72,13 +72,13 @@ class _Tally:
         )
 
     def add(self, r: Row) -> None:
-        if not _j_pointwise(r) or r["status"] == "error":
+        if not _j_pointwise(r) or r.status == "error":
             return
-        pred = r["pred"] if r["status"] == "ok" and isinstance(r["pred"], str) else None
-        key: Key = (r["cue"], r["order"], int(r["branch"]))
-        twin = split_twin(r["item_id"])
+        pred = r.pred if r.status == "ok" and isinstance(r.pred, str) else None
+        key: Key = (r.cue, r.order, branch_of(r))
+        twin = split_twin(r.item_id)
         if twin is None:
-            item, voice = r["item_id"], ORIGINAL_VOICE
+            item, voice = r.item_id, ORIGINAL_VOICE
             self.orig[item][key] = pred
         else:
             item, variant = twin
@@ -86,7 +86,7 @@ class _Tally:
             voice = variant if change_of(variant) == "voice" else ""
         if voice:
             cell = self.voice[voice][item]
-            cell[0] += bool(r["correct"])
+            cell[0] += bool(r.correct)
             cell[1] += 1
 
 

@@ -11,12 +11,15 @@ per cue. Two task shapes: single-turn (one human turn, a choice of two emotions)
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-Row = dict[str, Any]
+from paraudit.stats.statrow import StatRow as Row
+
 POSITIONS = ("first", "middle", "last")
 TURN_KEYS = ("C1", "C3", "C5")
 
@@ -48,6 +51,10 @@ class JudgeModel:
     """J and P follow the words only: one answer for both branches."""
     heard: tuple[str, ...] | None = None
     """Positional P: the human-turn positions it hears; the others are coins."""
+    samples: int = 1
+    """`?samples=N`: every answer drawn N times independently (skill and noise each time); the
+    row's answer is their majority (ties: the first drawn) and its `agreement` the majority's
+    count of N. 1: one draw, and the random stream of an unsampled audit."""
 
 
 def _flip(label: str) -> str:
@@ -58,6 +65,16 @@ def _other(pred: Any) -> Any:
     if isinstance(pred, dict):
         return {k: _flip(v) for k, v in pred.items()}
     return _flip(pred)
+
+
+def _majority(draws: list[Any]) -> tuple[Any, tuple[int, int]]:
+    """The most common draw (ties: the first drawn) and (its count, draws), as the runner's
+    majority row and StatRow.agreement have them."""
+    keys = [json.dumps(d, sort_keys=True) for d in draws]
+    counts = Counter(keys)
+    best = max(counts.values())
+    first = next(d for d, k in zip(draws, keys, strict=True) if counts[k] == best)
+    return first, (best, len(draws))
 
 
 def _emotions(branch: int) -> tuple[str, str, str]:
@@ -128,11 +145,13 @@ def _item_rows(
 
     def add(probe: str, protocol: str, cue: str, branch: int | None, order: str,
             ctx: str | None, gold: Any, rule: Any = None) -> None:  # fmt: skip
-        pred = answer(gold, probe, protocol, cue, order, rule) if probe != "T" else rule
-        rows.append({"judge": model.name, "task": task, "item_id": item, "branch": branch,
-                     "probe": probe, "protocol": protocol, "cue": cue, "order": order,
-                     "context_order": ctx, "pred": pred, "gold": gold, "status": "ok",
-                     "correct": pred == gold, "raw": None})  # fmt: skip
+        draws = [answer(gold, probe, protocol, cue, order, rule) if probe != "T" else rule
+                 for _ in range(model.samples)]  # fmt: skip
+        pred, agreement = _majority(draws) if model.samples > 1 else (draws[0], None)
+        rows.append(Row(judge=model.name, task=task, item_id=item, branch=branch, probe=probe,
+                        protocol=protocol, cue=cue, order=order, context_order=ctx, pred=pred,
+                        gold=gold, status="ok", correct=pred == gold,
+                        agreement=agreement))  # fmt: skip
 
     for cue in cues:
         for branch in (0, 1):

@@ -52,7 +52,7 @@ Key = tuple[str, str, str, str, int | None]
 
 
 def _twin(r: Row, probe: str) -> Key:
-    return (r["item_id"], probe, r["cue"], r["order"], r["branch"])
+    return (r.item_id, probe, r.cue, r.order, r.branch)
 
 
 def _agree(null_pred: Any, real_pred: Any) -> float:
@@ -76,22 +76,22 @@ def null_audio_cells(
     its rows (read once more, for the real twins' answers)."""
     if not null_rows:
         return []
-    wanted = {_twin(r, str(r.get("asks"))) for r in null_rows}
+    wanted = {_twin(r, str(r.asks)) for r in null_rows}
     real: dict[Key, Any] = {}
     for r in rows:
-        if r["probe"] in ASKS and r["protocol"] == "pointwise" and r["status"] == "ok":
-            key = _twin(r, r["probe"])
+        if r.probe in ASKS and r.protocol == "pointwise" and r.status == "ok":
+            key = _twin(r, r.probe)
             if key in wanted:
-                real[key] = r["pred"]
+                real[key] = r.pred
     # Per cell: item → [confident, no-audio, answered, agree, pairs]; counts beside.
     tallies: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(
         lambda: {"answers": 0, "no_audio_replies": 0, "unparsed": 0, "refused": 0, "errors": 0}
     )
     for r in null_rows:
-        cell = (str(r.get("asks")), str(r.get("null")))
+        cell = (str(r.asks), str(r.null))
         c = counts[cell]
-        status = r["status"]
+        status = r.status
         if status == "error":
             c["errors"] += 1
             continue
@@ -99,15 +99,15 @@ def null_audio_cells(
         c["no_audio_replies"] += status == "no-audio"
         c["unparsed"] += status == "unparsed"
         c["refused"] += status == "refused"
-        t = tallies[cell].setdefault(r["item_id"], [0.0] * 5)
+        t = tallies[cell].setdefault(r.item_id, [0.0] * 5)
         t[0] += status == "ok"
         t[1] += status == "no-audio"
         t[2] += 1
         key = _twin(r, cell[0])
         if key in real:
             t[4] += 1
-            t[3] += _agree(r["pred"], real[key]) if status == "ok" else 0.0
-    sheet = Sheet(r["item_id"] for r in null_rows)
+            t[3] += _agree(r.pred, real[key]) if status == "ok" else 0.0
+    sheet = Sheet(r.item_id for r in null_rows)
     asked: list[tuple[dict[str, Any], str, int]] = []
     out: list[dict[str, Any]] = []
     order = {k: i for i, k in enumerate(ASKS + KINDS)}

@@ -1,8 +1,9 @@
 """Result rows held compactly for the statistics, one judge × task at a time.
 
 A report over a million rows cannot keep a million validated row objects (or dicts): it keeps,
-per row, a tuple of the fields statistics read (`FIELDS`), with repeated values (item ids,
-labels, answer dicts) shared, and rebuilds each row as a dict only while a statistic reads it.
+per row, a plain tuple of the fields statistics read (`statrow.FIELDS`), with repeated values
+(item ids, labels, answer dicts) shared, and hands each row out as a typed `StatRow` (a
+NamedTuple: a tuple too, cheaper to build than a dict) only while a statistic reads it.
 `summarize_groups` walks one judge × task at a time over these.
 """
 
@@ -16,28 +17,17 @@ from typing import Any
 from paraudit.items.twins import MARK
 from paraudit.runfolder.rows import ResultRow, iter_rows
 from paraudit.stats.delivery import DeliveryTally
+from paraudit.stats.statrow import FIELDS, StatRow, row_values
 
-FIELDS = (
-    "item_id",
-    "branch",
-    "probe",
-    "protocol",
-    "cue",
-    "order",
-    "context_order",
-    "pred",
-    "gold",
-    "status",
-    "correct",
-    "asks",
-    "null",
-)
-"""What statistics read of a row, besides its judge and task (the group's)."""
+__all__ = ["FIELDS", "GroupRows", "RowGroups", "merge_runs", "read_groups"]
+
+_PADS = tuple((None,) * (len(FIELDS) - n) for n in range(len(FIELDS) + 1))
+"""_PADS[n]: the None fields a stored tuple of n values lacks."""
 
 
 class GroupRows:
-    """The rows of one judge × task; iterating yields each as a dict of FIELDS + judge, task
-    (built on the fly, so only the compact tuples stay in memory)."""
+    """The rows of one judge × task; iterating yields each as a StatRow (built on the fly, so
+    only the compact tuples stay in memory)."""
 
     __slots__ = ("judge", "task", "_rows")
 
@@ -48,13 +38,14 @@ class GroupRows:
     def __len__(self) -> int:
         return len(self._rows)
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        judge, task = self.judge, self.task
+    def __iter__(self) -> Iterator[StatRow]:
+        head = (self.judge, self.task)
+        # tuple.__new__ skips StatRow.__new__'s argument binding: the values are already the
+        # fields in order (row_values), and this runs once per row per pass. A stored tuple
+        # lacks its trailing None fields (RowGroups.add); they are put back here.
+        new, pads = tuple.__new__, _PADS
         for values in self._rows:
-            row = dict(zip(FIELDS, values, strict=True))
-            row["judge"] = judge
-            row["task"] = task
-            yield row
+            yield new(StatRow, head + values + pads[len(values)])
 
 
 class RowGroups:
@@ -77,6 +68,8 @@ class RowGroups:
             key: Any = ("dict", *value.items())
         elif isinstance(value, str):
             key = value
+        elif isinstance(value, tuple):
+            key = ("tuple", *value)  # a sampled row's (agreeing, answered) draws
         else:
             return value  # None, bools and small ints are shared by Python already
         return self._shared.setdefault(key, value)
@@ -88,24 +81,14 @@ class RowGroups:
         group = where.get(key)
         if group is None:
             group = where[key] = GroupRows(self._share(judge), self._share(row.task))
-        share = self._share
-        group._rows.append(
-            (
-                share(row.item_id),
-                row.branch,
-                share(row.probe),
-                share(row.protocol),
-                share(row.cue),
-                share(row.order),
-                share(row.context_order),
-                share(row.pred),
-                share(row.gold),
-                share(row.status),
-                row.correct,
-                row.asks,
-                row.null,
-            )
-        )
+        values = row_values(row, self._share)
+        # Trailing None fields are not stored (GroupRows puts them back): the optional fields
+        # at the end (a pointwise row's context_order, an unsampled row's agreement, fields
+        # added later for some probes only) cost memory only in the rows that set them.
+        n = len(values)
+        while n and values[n - 1] is None:
+            n -= 1
+        group._rows.append(values if n == len(values) else values[:n])
         self.delivery.add(judge, row.task, row.status, row.usage, len(row.audio_sent_sha256))
 
     @property
@@ -120,16 +103,16 @@ class RowGroups:
         for key in sorted(self.groups):
             yield self.groups[key]
 
-    def rows(self) -> Iterator[dict[str, Any]]:
-        """Every row as a dict (small runs, tests)."""
+    def rows(self) -> Iterator[StatRow]:
+        """Every row (small runs, tests)."""
         for group in self:
             yield from group
 
-    def with_twins(self) -> Iterator[tuple[str, str, Iterable[dict[str, Any]]]]:
+    def with_twins(self) -> Iterator[tuple[str, str, Iterable[StatRow]]]:
         """(judge, task, original and twin rows) of every judge × task that has twins."""
         for key in sorted(self.twins):
             twins, original = self.twins[key], self.groups.get(key)
-            rows: Iterable[dict[str, Any]] = chain(original or (), twins)
+            rows: Iterable[StatRow] = chain(original or (), twins)
             yield twins.judge, twins.task, rows
 
 

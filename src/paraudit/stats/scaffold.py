@@ -45,10 +45,10 @@ def _j_accuracy(rows: list[Row]) -> dict[str, float | None]:
     """J accuracy per cue over both protocols (strict: an unanswered question is wrong)."""
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for r in rows:
-        if r["probe"] == "J":
-            t = tally[r["cue"]]
+        if r.probe == "J":
+            t = tally[r.cue]
             t[0] += 1
-            t[1] += bool(r["correct"]) and answered(r)
+            t[1] += bool(r.correct) and answered(r)
     return {cue: (c / n if n else None) for cue, (n, c) in sorted(tally.items())}
 
 
@@ -98,7 +98,7 @@ def side_by_side(
     shares and J accuracy per cue, the 110 → 111 movement, and calls per answer."""
     by: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for r in rows:
-        by[(r["judge"], r["task"])].append(r)
+        by[(r.judge, r.task)].append(r)
     out = []
     for judge, wrapped in scaffold_pairs(j for j, _ in by):
         for task in sorted({t for j, t in by if j == judge}):

@@ -47,12 +47,12 @@ def consistent_outcomes(rows: Iterable[Row], probe: str) -> dict[UnitKey, bool]:
     tally: dict[UnitKey, list[int]] = defaultdict(lambda: [0, 0])
     failed: set[UnitKey] = set()
     for r in rows:
-        if r["probe"] == probe and r["protocol"] == "pointwise" and r["branch"] is not None:
-            key = (r["judge"], r["task"], r["item_id"], int(r["branch"]), r["cue"])
+        if r.probe == probe and r.protocol == "pointwise" and r.branch is not None:
+            key = (r.judge, r.task, r.item_id, int(r.branch), r.cue)
             if answered(r):
                 t = tally[key]
                 t[0] += 1
-                t[1] += bool(r["correct"])
+                t[1] += bool(r.correct)
             else:
                 failed.add(key)
     return {k: n == c for k, (n, c) in tally.items() if k not in failed}

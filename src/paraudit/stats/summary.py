@@ -41,6 +41,9 @@ judge × task:
   (`stats/null_audio.py`). N rows enter no other section.
 - `verdicts`: one per judge × task, the cascade (`stats/verdicts.py`, typed as
   `stats.model.Verdict`).
+- `self_consistency` (× probe, sampled judges only: `?samples=N`): questions, items, mean
+  agreement of a question's answered draws with its majority (item interval) and the share of
+  unanimous questions (`stats/samples.py`).
 - `intervals`: how many item-level intervals the summary holds.
 - `delivery`: per judge × task, the audio-delivery check (`stats/delivery.py`): calls that sent
   audio, how many the provider's usage counts audio for, none or far too few (flagged), not
@@ -58,14 +61,22 @@ from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.bootstrap import DEFAULT_B
-from paraudit.stats.delivery import DeliveryCell, tally_rows
+from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.null_audio import null_audio_cells
+from paraudit.stats.samples import self_consistency
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
-from paraudit.stats.units import FIRST_LABELS, Row, chance_level, first_picks, turn_hits
+from paraudit.stats.units import (
+    FIRST_LABELS,
+    Row,
+    branch_of,
+    chance_level,
+    first_picks,
+    turn_hits,
+)
 from paraudit.stats.verdicts import DECISION_CONFIDENCE, Evidence, position_direction, verdict
 
 SCHEMA = "paraudit.summary/3"
@@ -85,6 +96,7 @@ SECTIONS = (
     "verdicts",
     "delivery",
     "null_audio",
+    "self_consistency",
 )
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
@@ -131,7 +143,7 @@ class _Group:
     ) -> None:  # fmt: skip
         self.judge, self.task, self.rows = judge, task, rows
         self.seed, self.permutations = seed, permutations
-        self.sheet = Sheet(r["item_id"] for r in rows)
+        self.sheet = Sheet(r.item_id for r in rows)
         self.pending: list[tuple[dict[str, Any], str, int]] = []
         self.t_answers: dict[str, int] = {"answers": 0, "unparsed": 0, "refused": 0, "errors": 0}
         self.cells: dict[tuple[str, str, str], _Cell] = defaultdict(_Cell)
@@ -171,31 +183,34 @@ class _Group:
         incomplete: set[tuple[str, str, str, int | None, str]] = set()
         self.rows_seen = self.failed = 0
         self.null_rows: list[Row] = []
+        self.sampled: list[Row] = []  # rows of a `?samples=N` judge (self-consistency)
         for r in self.rows:
-            if r["probe"] == "N":  # null audio: its own section (stats/null_audio.py)
+            if r.probe == "N":  # null audio: its own section (stats/null_audio.py)
                 self.null_rows.append(r)
                 continue
             self.rows_seen += 1
+            if r.agreement is not None:
+                self.sampled.append(r)
             probe, proto, cue, item, status = (
-                r["probe"],
-                r["protocol"],
-                r["cue"],
-                r["item_id"],
-                r["status"],
+                r.probe,
+                r.protocol,
+                r.cue,
+                r.item_id,
+                r.status,
             )
             c = cells[(probe, proto, cue)]
             if status == "error":
                 self.failed += 1
                 c.errors += 1
-                incomplete.add((probe, proto, cue, r["branch"], item))
+                incomplete.add((probe, proto, cue, r.branch, item))
                 continue
-            right = bool(r["correct"])
+            right = bool(r.correct)
             c.n[item] += 1
             c.k[item] += right
-            u = units[(probe, proto, cue, r["branch"], item)]
+            u = units[(probe, proto, cue, r.branch, item)]
             u[0] += 1
             u[1] += right
-            gold = r.get("gold")
+            gold = r.gold
             if isinstance(gold, dict) and "CA" not in gold:
                 c.chance += chance_level(r)
                 hits = turn_hits(r)
@@ -208,7 +223,7 @@ class _Group:
                 c.chance += 0.5
             if status == "ok":
                 c.parsed += 1
-                pred = r["pred"]
+                pred = r.pred
                 # The common case inline (a choice), the rest through first_picks.
                 fp = (float(pred in FIRST_LABELS), 1.0) if type(pred) is str else first_picks(r)
                 if fp is not None:
@@ -219,10 +234,10 @@ class _Group:
                 c.unparsed += 1
             elif status == "refused":
                 c.refused += 1
-            if proto == "pointwise" and r["branch"] is not None:
+            if proto == "pointwise" and r.branch is not None:
                 if probe == "J":
                     self.j_point.append(r)
-                    t = self.order_cells[(cue, r["order"])][item]
+                    t = self.order_cells[(cue, r.order)][item]
                     t[0] += right
                     t[1] += 1
                 elif probe == "T":
@@ -245,8 +260,10 @@ class _Group:
 
     def _turn_positions(self, r: Row, cue: str, item: str) -> None:
         """Per human-turn position (first / middle / last) hits of one trajectory answer."""
-        gold = r["gold"]
-        pred = r["pred"] if r["status"] == "ok" and isinstance(r["pred"], dict) else {}
+        gold = r.gold
+        if not isinstance(gold, dict):  # the caller passes trajectory rows only
+            return
+        pred = r.pred if r.status == "ok" and isinstance(r.pred, dict) else {}
         keys = sorted(gold, key=lambda k: int(str(k)[1:]) if str(k)[1:].isdigit() else 0)
         for i, k in enumerate(keys):
             pos = "first" if i == 0 else "last" if i == len(keys) - 1 else "middle"
@@ -254,8 +271,8 @@ class _Group:
                 t = self.positions[(cue, where)][item]
                 t[0] += pred.get(k) == gold[k]
                 t[1] += 1
-                labels = self.turn_labels.setdefault((item, cue, r["order"], where + ":" + k), {})
-                labels[int(r["branch"])] = gold[k]
+                labels = self.turn_labels.setdefault((item, cue, r.order, where + ":" + k), {})
+                labels[branch_of(r)] = gold[k]
 
     def position_chance(self) -> dict[tuple[str, str], bh.Tally]:
         """Per (cue, position), per item: what a deaf guesser scores (1 on a turn whose
@@ -426,13 +443,13 @@ class _Group:
         # so merging per-cue tallies equals one pass over all cues), not a second pass.
         by_rows: dict[str, list[Row]] = defaultdict(list)
         for r in self.j_point:
-            by_rows[r["cue"]].append(r)
+            by_rows[r.cue].append(r)
         flips, pairs, consistency, agreement = (bh.new_tally() for _ in range(4))
         by_cue = []
         for cue in sorted(by_rows, key=_cue_key):
             js = by_rows[cue]
             # T under the same cue when it ran there (its prompt carries the cue too).
-            ts = [r for r in self.t_rows if r["cue"] == cue] or self.t_rows
+            ts = [r for r in self.t_rows if r.cue == cue] or self.t_rows
             f, pa = bh.audio_and_pairs(js)
             oc = bh.choice_order_consistency(js)
             jt = bh.j_t_agreement(ts, js)
@@ -505,18 +522,21 @@ def _finish_accuracy(rows: list[dict[str, Any]]) -> None:
 def summarize(
     rows: list[Row], *, replicates: int = DEFAULT_B, seed: int = 0,
     permutations: int = PERMUTATIONS,
+    delivery: Mapping[tuple[str, str], DeliveryCell] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """Every statistic of the report (see the module docstring for the schema)."""
+    """Every statistic of the report (see the module docstring for the schema). `delivery`:
+    the audio-delivery check per judge × task, from the calls' usage, which a StatRow does not
+    carry (`delivery.tally_rows(result_rows).cells()`; runs read by rowgroups tally it there)."""
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
     twins: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for r in rows:  # invariance twins only enter the invariance sections (stats/invariance.py)
-        (twins if MARK in r["item_id"] else groups)[(r["judge"], r["task"])].append(r)
+        (twins if MARK in r.item_id else groups)[(r.judge, r.task)].append(r)
     raw = summarize_groups(
         [(judge, task, rs) for (judge, task), rs in sorted(groups.items())],
         replicates=replicates,
         seed=seed,
         permutations=permutations,
-        delivery=tally_rows(rows).cells(),
+        delivery=delivery,
     )
     with_twins = [(j, t, groups.get((j, t), []) + rs) for (j, t), rs in sorted(twins.items())]
     attach(raw, invariance_sections(with_twins, replicates=replicates, seed=seed))
@@ -612,6 +632,9 @@ def _summarize(
         if (judge, task) in delivery:
             out["delivery"].append(delivery[(judge, task)].model_dump(mode="json"))
         out["null_audio"] += nulls
+        sampled = self_consistency(g.sampled, replicates=replicates, seed=seed)
+        intervals += len(sampled)
+        out["self_consistency"] += sampled
     return {
         "schema": SCHEMA,
         "judges": sorted(judges),

@@ -311,6 +311,20 @@ class VoiceAccuracy(_Cell):
     accuracy: Share
 
 
+class SelfConsistency(_Cell):
+    """`?samples=N`: how far one draw of a sampled judge agrees with its majority, per probe
+    (stats/samples.py). Not skill: an always-R1 judge is 100 % self-consistent."""
+
+    probe: str
+    questions: int
+    """Sampled questions (rows) with at least one answered draw."""
+    items: int
+    agreement: Share
+    """Mean share of a question's answered draws that agree with its majority."""
+    unanimous: float
+    """Share of questions whose answered draws all agree."""
+
+
 class Bootstrap(_Record):
     replicates: int
     seed: int
@@ -352,6 +366,8 @@ class Summary(_Record):
     written before it existed)."""
     null_audio: list[NullAudioCell] = Field(default_factory=list)
     """Probe N's cells (absent in summaries written before it)."""
+    self_consistency: list[SelfConsistency] = Field(default_factory=list)
+    """Sampled judges only (absent from summaries written before it)."""
     runs: list[str] | None = None
     """The run folders the report read (written by `paraudit report`)."""
     invariance: list[InvarianceFlip] = Field(default_factory=list)

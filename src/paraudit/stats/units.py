@@ -11,25 +11,34 @@ proportion. Unparsed and refused replies are answers, and wrong ones (strict sco
 
 from __future__ import annotations
 
-from typing import Any
+from paraudit.stats.statrow import StatRow
 
-Row = dict[str, Any]
+Row = StatRow
+"""A row as every statistic reads it (stats/statrow.py)."""
 FIRST_LABELS = ("R1", "E1")
 
 
 def answered(r: Row) -> bool:
     """The judge replied (ok, unparsed or refused): the row counts in a proportion."""
-    return bool(r["status"] != "error")
+    return r.status != "error"
+
+
+def branch_of(r: Row) -> int:
+    """The branch of a pointwise row (callers pass pointwise rows only; a pairwise row has
+    none, and asking for it is a bug, as `int(None)` was before rows were typed)."""
+    if r.branch is None:
+        raise TypeError(f"row {r.item_id} {r.probe} {r.protocol} has no branch")
+    return r.branch
 
 
 def context_order(r: Row) -> str | None:
-    value = r.get("context_order")
+    value = r.context_order
     return value if isinstance(value, str) else None
 
 
 def presentation(r: Row) -> tuple[str, str | None]:
     """(response order, context order): the orders a unit is asked in."""
-    return (r["order"], context_order(r))
+    return (r.order, context_order(r))
 
 
 def chance_level(r: Row) -> float:
@@ -51,9 +60,9 @@ def first_picks(r: Row) -> tuple[float, float] | None:
     A choice picks R1 or R2; a matching is "first" when CA gets R1; a perception trajectory
     contributes one choice per human turn (E1 or E2).
     """
-    if r["status"] != "ok":
+    if r.status != "ok":
         return None
-    pred = r["pred"]
+    pred = r.pred
     if isinstance(pred, str):
         return (1.0, 1.0) if pred in FIRST_LABELS else (0.0, 1.0)
     if isinstance(pred, dict) and pred:
@@ -66,17 +75,17 @@ def first_picks(r: Row) -> tuple[float, float] | None:
 
 def chosen_branch(r: Row) -> int | None:
     """Which branch's response a parsed pointwise choice picked (independent of the order)."""
-    if r["status"] != "ok" or r["pred"] not in ("R1", "R2"):
+    if r.status != "ok" or r.pred not in ("R1", "R2"):
         return None
-    first = 0 if r["order"] == "ab" else 1
-    return first if r["pred"] == "R1" else 1 - first
+    first = 0 if r.order == "ab" else 1
+    return first if r.pred == "R1" else 1 - first
 
 
 def turn_hits(r: Row) -> tuple[float, float] | None:
     """(human turns right, human turns) of a perception-trajectory row (per-turn accuracy);
     None for other rows. Unparsed and refused answers get every turn wrong."""
-    gold = r.get("gold")
+    gold = r.gold
     if not isinstance(gold, dict) or "CA" in gold or not gold:
         return None
-    pred = r["pred"] if r["status"] == "ok" and isinstance(r["pred"], dict) else {}
+    pred = r.pred if r.status == "ok" and isinstance(r.pred, dict) else {}
     return (float(sum(pred.get(k) == v for k, v in gold.items())), float(len(gold)))

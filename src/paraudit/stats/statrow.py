@@ -1,0 +1,106 @@
+"""StatRow: what the statistics read of one result row, typed, immutable and built in one place.
+
+Every statistic reads rows by attribute (`r.probe`, `r.correct`), so mypy checks the field
+names; nothing in stats/ or report/ reads a row as an untyped dict. A StatRow is a NamedTuple:
+a plain tuple underneath (no per-row `__dict__`, immutable), so `stats/rowgroups.py` can keep a
+million rows as compact tuples of shared values and hand each out as a StatRow only while a
+statistic reads it.
+
+Adding a field (a new probe's asked question, an invariance twin's change kind) is one line at
+the end of `StatRow` below: `name: type | None = None` (rowgroups does not store a row's
+trailing None fields, so a field costs memory only in the rows that set it). If `ResultRow` has
+an attribute of that name it is read from there (the default stands in for rows of older run
+folders that lack it, e.g. an `extra` key they never wrote); a field that is computed from a
+row rather than read (like `agreement`) also gets one entry in `_DERIVED`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
+from typing import Any, NamedTuple
+
+from paraudit.runfolder.rows import Pred, ResultRow
+
+
+class StatRow(NamedTuple):
+    """One result row as the statistics see it (the fields of `ResultRow` they read)."""
+
+    judge: str
+    task: str
+    item_id: str
+    branch: int | None
+    probe: str
+    protocol: str
+    cue: str
+    order: str
+    pred: Pred | None
+    gold: Pred
+    status: str
+    correct: bool
+    context_order: str | None = None
+    """Pairwise context order (None for pointwise rows and in older runs)."""
+    agreement: tuple[int, int] | None = None
+    """`?samples=N`: (draws agreeing with the majority answer, answered draws); None when the
+    row was not sampled or no draw answered (`draw_agreement`). The pair, not the draws: a
+    sampled row's `samples` list is not kept."""
+    asks: str | None = None
+    """Probe N only: the probe an N row asks (P or J; protocols/null_probe.py)."""
+    null: str | None = None
+    """Probe N only: the null audio it got ('silence' or 'noise')."""
+
+
+GROUP_FIELDS = ("judge", "task")
+"""Held once per judge × task group by stats/rowgroups.py, not per row."""
+FIELDS: tuple[str, ...] = StatRow._fields[len(GROUP_FIELDS) :]
+"""What a group keeps per row, in StatRow order."""
+
+
+def draw_agreement(samples: Sequence[Mapping[str, Any]] | None) -> tuple[int, int] | None:
+    """(draws agreeing with the most common answer, answered draws) of a sampled row's draws
+    (ResultRow's `samples`, runner/samples.py), or None when it has none or no draw answered
+    (unparsed, refused and failed draws are not answers to agree with)."""
+    if not samples:
+        return None
+    preds = [json.dumps(s["pred"], sort_keys=True) for s in samples if s["status"] == "ok"]
+    if not preds:
+        return None
+    return max(preds.count(p) for p in set(preds)), len(preds)
+
+
+def _extra(row: ResultRow, name: str) -> Any:
+    return (row.model_extra or {}).get(name)
+
+
+_DERIVED: dict[str, Callable[[ResultRow], Any]] = {
+    "agreement": lambda row: draw_agreement(_extra(row, "samples")),
+}
+"""Fields computed from a row rather than read from it."""
+
+
+def _reader(name: str) -> Callable[[ResultRow], Any]:
+    if name in _DERIVED:
+        return _DERIVED[name]
+    if name in ResultRow.model_fields:
+        return attrgetter(name)
+    default = StatRow._field_defaults.get(name)
+    # Not (yet) a declared field: an extra key of the row, or the default in older runs.
+    return lambda row: (row.model_extra or {}).get(name, default)
+
+
+_READERS = tuple(_reader(name) for name in FIELDS)
+
+
+def row_values(row: ResultRow, share: Callable[[Any], Any] = lambda v: v) -> tuple[Any, ...]:
+    """FIELDS of `row`, each passed through `share` (rowgroups: one object per distinct
+    value)."""
+    return tuple([share(read(row)) for read in _READERS])
+
+
+def stat_row(row: ResultRow, judge: str | None = None) -> StatRow:
+    """The StatRow of one ResultRow (`judge` overrides its judge label)."""
+    return StatRow(judge or row.judge, row.task, *row_values(row))
+
+
+__all__ = ["FIELDS", "GROUP_FIELDS", "StatRow", "draw_agreement", "row_values", "stat_row"]
