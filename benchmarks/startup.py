@@ -89,6 +89,14 @@ MODELS = json.dumps(
 ).encode()
 
 
+class _Server(ThreadingHTTPServer):
+    # A class attribute: the constructor calls listen() with it. Set on the instance after
+    # construction (as this benchmark once did) the backlog stays at 5, and a client opening
+    # dozens of connections at once has some reset or held back a second for a SYN retry.
+    request_queue_size = 256
+    daemon_threads = True
+
+
 class Provider:
     """A stand-in for a provider's OpenAI-compatible API on loopback: HTTP/1.1 keep-alive (as
     provider APIs answer), every chat completion answered after LATENCY_S with one valid
@@ -125,9 +133,7 @@ class Provider:
                 time.sleep(LATENCY_S)
                 self._send(REPLY)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.request_queue_size = 256  # dozens of connections open at once
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
