@@ -75,3 +75,14 @@ def test_gemini_errors_are_classified_once_for_every_caller() -> None:
     server = gemini_failure(errors, err(errors.ServerError, 503))
     assert server is not None and not server.fatal and server.message.startswith("HTTP 503")
     assert gemini_failure(errors, OSError("connection reset")) is None
+
+
+def test_jitter_spreads_the_exponential_over_its_bounds() -> None:
+    for k in (1, 2, 5, 12):
+        plain = backoff_s(k, 0.5, max_s=30.0)
+        low = backoff_s(k, 0.5, max_s=30.0, jitter=0.5, rand=lambda: 0.0)
+        mid = backoff_s(k, 0.5, max_s=30.0, jitter=0.5, rand=lambda: 0.5)
+        high = backoff_s(k, 0.5, max_s=30.0, jitter=0.5, rand=lambda: 1.0 - 1e-12)
+        assert (low, mid) == (0.5 * plain, plain) and 1.49 * plain < high < 1.5 * plain
+    # Retry-After is the server's word: never jittered.
+    assert backoff_s(3, 0.5, retry_after=7.0, jitter=0.5, rand=lambda: 0.0) == 7.0

@@ -10,6 +10,8 @@ a fix here (a new SDK error, a header) reaches all three. Low in the layers: it 
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,9 +108,19 @@ def backoff_s(
     base_s: float,
     max_s: float = float("inf"),
     retry_after: float | None = None,
+    *,
+    jitter: float = 0.0,
+    rand: Callable[[], float] | None = None,
 ) -> float:
     """How long to wait after failed try number `attempt` (1-based): the server's Retry-After
-    when it gave one, else exponential back-off from `base_s`, capped at `max_s`."""
+    when it gave one, else exponential back-off from `base_s`, capped at `max_s`, spread
+    uniformly over ±`jitter` of itself (`rand` draws from [0, 1); random.random, looked up at
+    each call, by default). Jitter is for callers with many calls in flight: a judge's
+    concurrent calls that hit one 429 together must not all come back at the same instant."""
     if retry_after is not None:
         return retry_after
-    return min(max_s, base_s * 2.0 ** (attempt - 1))
+    wait = min(max_s, base_s * 2.0 ** (attempt - 1))
+    if not jitter:
+        return wait
+    draw = (rand or random.random)()
+    return wait * (1.0 + jitter * (2.0 * draw - 1.0))

@@ -145,3 +145,24 @@ def test_checked_path_swapped_for_a_symlink_is_not_followed(
     real.symlink_to(secret)
     with pytest.raises(DatasetError, match="cannot be opened"):
         read_clip_file(real)
+
+
+def test_a_read_sized_by_fstat_still_reads_a_clip_that_grew(
+    tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read asks for the clip's size, not the limit; a file longer than fstat said (it
+    grew meanwhile) is still read whole, and still refused past the limit."""
+    real = load_dataset(tiny_dataset).audio_path(_first_clip(tiny_dataset))
+    whole = real.read_bytes()
+    true_fstat = os.fstat
+
+    def shrunk(fd: int) -> os.stat_result:
+        st = list(true_fstat(fd))
+        st[6] = 10  # st_size
+        return os.stat_result(st)
+
+    monkeypatch.setattr(clips.os, "fstat", shrunk)
+    assert read_clip_file(real) == whole
+    monkeypatch.setattr(clips, "MAX_CLIP_BYTES", len(whole) - 1)
+    with pytest.raises(DatasetError, match="limit per clip"):
+        read_clip_file(real)

@@ -318,3 +318,26 @@ def test_branch_balance_and_unaskable_items_are_warnings_not_errors(tiny_dataset
     warned = " | ".join(str(p) for p in problems)
     assert "put it in branch 0" in warned and "'angry'" in warned
     assert "pos-1: no P/O/S instances" in warned
+
+
+@pytest.mark.parametrize("channels", [1, 2])
+def test_pcm16_rms_is_bit_for_bit_the_float32_one(tmp_path: Path, channels: int) -> None:
+    """16-bit clips are read as integers for speed; the RMS validate compares with the silence
+    threshold must be exactly what reading them as float32 gives, near the threshold too."""
+    import io
+
+    from paraudit.items.validate import frames_and_rms
+
+    rng = np.random.default_rng(7)
+    for seconds, rate, level in [(0.5, 16000, 0.3), (3.0, 22050, 0.001), (60.0, 48000, 1.0)]:
+        n = int(seconds * rate)
+        wave = np.clip(rng.normal(0, level, (n, channels)), -1, 1)
+        for scale in (1.0, 10 ** (-60 / 20) / max(level, 1e-9), 0.0):  # as is, at -60 dBFS, 0
+            buf = io.BytesIO()
+            sf.write(buf, wave * scale, rate, subtype="PCM_16", format="WAV")
+            with sf.SoundFile(io.BytesIO(buf.getvalue())) as f:
+                got = frames_and_rms(f)
+            with sf.SoundFile(io.BytesIO(buf.getvalue())) as f:
+                data = f.read(dtype="float32", always_2d=True)
+            want = float(np.sqrt(np.mean(np.square(data, dtype=np.float64))))
+            assert got == (n, want)

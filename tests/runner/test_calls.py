@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from pathlib import Path
 
@@ -9,7 +10,9 @@ import pytest
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError, Reply
 from paraudit.judges.spec import parse_judge_spec
 from paraudit.protocols.parts import AudioPart, Prompt, TextPart
+from paraudit.providers import backoff_s
 from paraudit.runfolder import CallRecord
+from paraudit.runner import calls as calls_module
 from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key, call_with_retries
 
 PROMPT: Prompt = (TextPart("hello"),)
@@ -58,6 +61,25 @@ def test_timeouts_and_unexpected_errors_are_retried_then_recorded() -> None:
         call_with_retries(j, PROMPT, 0, RateLimiter(None), RetryPolicy(base_delay_s=0))
     )
     assert out.status == "ok" and out.attempts == 2
+
+
+def test_the_runner_backs_off_by_the_providers_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One back-off rule for judges, generators and hosted TTS: the runner's wait after try k
+    is providers.backoff_s(k) jittered within [0.5, 1.5) of it, and it is that very function
+    (a copy of the formula here would drift from the generators' and TTS's)."""
+    policy = RetryPolicy(base_delay_s=0.5, max_delay_s=30.0)
+    for draw, factor in ((0.0, 0.5), (0.5, 1.0), (0.75, 1.25)):
+        monkeypatch.setattr(random, "random", lambda d=draw: d)
+        for k in range(1, 10):
+            want = factor * backoff_s(k, 0.5, max_s=30.0)
+            assert policy.wait_for(None, k, "429") == pytest.approx(want)
+    monkeypatch.undo()
+    seen = [policy.wait_for(None, 3, "429") for _ in range(200)]
+    assert 0.5 * 2.0 <= min(seen) < 2.0 < max(seen) < 1.5 * 2.0  # try 3: 2 s, jittered
+    monkeypatch.setattr(calls_module, "backoff_s", lambda *a, **kw: 42.0)
+    assert policy.wait_for(None, 1, "429") == 42.0
+    # A server's Retry-After is honoured as asked (capped), not replaced by the back-off.
+    assert policy.wait_for(0.25, 4, "429") == 0.25
 
 
 def test_fatal_errors_stop_at_once() -> None:

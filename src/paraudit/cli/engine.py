@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 from rich.table import Table
 
 from paraudit.cli.common import console, fail
-from paraudit.engines.ray_engine import RayEngine, RayOptions, pool_capacity
 from paraudit.runner.run import RunConfig
+
+if TYPE_CHECKING:  # the Ray engine (and its Ray Data pass) is imported for --engine ray only
+    from paraudit.engines.ray_engine import RayEngine
 
 ENGINES = ("local", "ray")
 
@@ -38,6 +41,8 @@ def open_engine(
         if given:
             raise fail(f"{', '.join(given)} only apply to --engine ray")
         return nullcontext(None)
+    from paraudit.engines.ray_engine import RayEngine, RayOptions
+
     return RayEngine(
         RayOptions(
             address=address,
@@ -49,6 +54,8 @@ def open_engine(
 
 
 def print_cluster(engine: RayEngine) -> None:
+    from paraudit.engines.ray_engine import pool_capacity
+
     console.print(f"Ray cluster: {engine.resources_text()}")
     table = Table()
     for col in ("node", "CPUs", "GPUs", "memory GB"):

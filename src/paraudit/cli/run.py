@@ -19,7 +19,6 @@ from paraudit.cli.engine import open_engine, print_cluster, print_estimates
 from paraudit.cli.help import ASK, CALLS, OUTPUT, SCALE
 from paraudit.cli.ray_faults import execute_on_ray
 from paraudit.cli.run_checks import check_run_options
-from paraudit.cli.verdicts import print_report_path, print_verdicts
 from paraudit.judges.prices import load_prices
 from paraudit.judges.spec import parse_judge_spec
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
@@ -387,6 +386,7 @@ def run(
             highlight=False,
         )
     else:
+        from paraudit.cli.verdicts import print_report_path, print_verdicts
         from paraudit.report.build import write_report  # the statistics stack: only now
 
         path = write_report([out], report)

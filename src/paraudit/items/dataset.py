@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -76,8 +77,13 @@ class Dataset:
         byte outside the dataset can reach a judge."""
         path = self._resolved.get(rel)
         if path is None:
-            path = self._resolved[rel] = resolve_clip(self.root, rel)
+            path = self._resolved[rel] = resolve_clip(self.root, rel, self._base)
         return path
+
+    @cached_property
+    def _base(self) -> Path:
+        """The dataset folder's real path, resolved once for all its clips."""
+        return self.root.resolve()
 
     def read_audio(self, rel: str) -> bytes:
         """The bytes of a clip, through the same checks as `audio_path` and a bounded read."""

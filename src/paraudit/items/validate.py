@@ -125,12 +125,33 @@ def _decode_error(e: Exception) -> str:
     return f"does not decode as audio ({text.rstrip('.') or type(e).__name__})"
 
 
-def inspect_clip(root: Path, rel: str, expected_sha256: str | None = None) -> ClipInfo | str:
+def frames_and_rms(f: sf.SoundFile) -> tuple[int, float]:
+    """The frames decoded and the RMS of every sample, read as float32 audio in [-1, 1].
+
+    16-bit PCM (what paraudit renders) is read as the integers it stores, not converted:
+    libsndfile's float32 value of each is the integer / 32768 exactly, and a sum of squared
+    16-bit integers is exact in float64 below 2^53 (8 M samples; 60 s at 48 kHz is 2.9 M), in
+    any order of summation. So this RMS is bit for bit the float32 path's, for a fifth of its
+    decoding time."""
+    if f.subtype == "PCM_16":
+        ints = f.read(dtype="int16", always_2d=True)
+        flat = ints.reshape(-1)
+        # einsum, not np.dot: a float dot goes to BLAS, whose threads spin on a busy machine.
+        square_sum = float(np.einsum("i,i->", flat, flat, dtype=np.float64))
+        return ints.shape[0], math.sqrt(square_sum / flat.size) / 32768.0 if flat.size else 0.0
+    data = f.read(dtype="float32", always_2d=True)
+    rms = float(np.sqrt(np.mean(np.square(data, dtype=np.float64)))) if data.size else 0.0
+    return data.shape[0], rms
+
+
+def inspect_clip(
+    root: Path, rel: str, expected_sha256: str | None = None, base: Path | None = None
+) -> ClipInfo | str:
     """Facts about clip `rel`, or why it is unusable: it must be contained (see items.clips),
     non-empty, decode, be mono, last a sane time, not be silent and (when `expected_sha256` is
-    given) hash to that name."""
+    given) hash to that name. `base`: `root.resolve()`, when the caller inspects many clips."""
     try:
-        raw = read_clip(root, rel)  # read once, bounded: decoded and hashed from memory
+        raw = read_clip(root, rel, base)  # read once, bounded: decoded and hashed from memory
     except DatasetError as e:
         return str(e).removeprefix(f"{rel}: ")
     if not raw:
@@ -138,7 +159,7 @@ def inspect_clip(root: Path, rel: str, expected_sha256: str | None = None) -> Cl
     try:
         with sf.SoundFile(io.BytesIO(raw)) as f:
             rate, channels, fmt, subtype = f.samplerate, f.channels, f.format, f.subtype
-            data = f.read(dtype="float32", always_2d=True)
+            frames, rms = frames_and_rms(f)
     except Exception as e:  # soundfile raises several types for corrupt files
         return _decode_error(e)
     wrong = container_problem(rel, raw, fmt)
@@ -146,10 +167,9 @@ def inspect_clip(root: Path, rel: str, expected_sha256: str | None = None) -> Cl
         return wrong
     if channels != 1:
         return f"has {channels} channels; clips must be mono (downmix it to one channel)"
-    seconds = data.shape[0] / rate if rate else 0.0
+    seconds = frames / rate if rate else 0.0
     if not MIN_SECONDS <= seconds <= MAX_SECONDS:
         return f"lasts {seconds:.2f} s (allowed {MIN_SECONDS}–{MAX_SECONDS} s)"
-    rms = float(np.sqrt(np.mean(np.square(data, dtype=np.float64)))) if data.size else 0.0
     dbfs = 20 * math.log10(rms) if rms > 0 else -math.inf
     if dbfs < SILENCE_DBFS:
         return f"is silent (RMS {dbfs:.1f} dBFS < {SILENCE_DBFS:.0f} dBFS)"
@@ -362,10 +382,11 @@ def validate_dataset(
         for rel in item.audio_files():
             audio_refs.setdefault(rel, (n, item.id))
     clips: dict[str, ClipInfo] = {}
+    base = root.resolve()
     for rel, (n, item_id) in audio_refs.items():
         if not _path_ok(rel):
             continue  # already reported as a path outside audio/
-        info = inspect_clip(root, rel, Path(rel).stem if check_hashes else None)
+        info = inspect_clip(root, rel, Path(rel).stem if check_hashes else None, base)
         if isinstance(info, str):
             problems.append(Problem(n, item_id, "audio", f"{rel}: {info}"))
         else:

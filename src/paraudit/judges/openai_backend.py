@@ -2,12 +2,15 @@
 
 Audio goes as `input_audio` content parts (base64 wav/mp3) interleaved with text in prompt
 order; `?audio_part=audio_url` sends vLLM's `audio_url` data-URI form instead. The official SDK
-makes the request (its own retries are off: the runner retries, honouring Retry-After).
+makes the hosted API's requests; a server named by URL is spoken to over httpx2, the SDK
+imported only to name a failure (judges.openai_http). Either way no transport retries: the
+runner retries, honouring Retry-After.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 from dataclasses import replace
 from typing import Any
@@ -25,6 +28,7 @@ from paraudit.judges.hosted import (
 )
 from paraudit.judges.identity import State
 from paraudit.judges.joining import check_renderer, join_prompt
+from paraudit.judges.openai_http import OpenAIHTTP, sdk
 from paraudit.judges.payloads import chat_body, encoded_clips, openai_content
 from paraudit.judges.registry import Spec
 from paraudit.judges.sent_audio import sent_usage
@@ -45,10 +49,9 @@ def make_openai(spec: str, s: Spec) -> OpenAIJudge:
 class OpenAIJudge(Judge):
     def __init__(self, spec: str, s: Spec) -> None:
         super().__init__(s, s.options)
-        try:
-            import openai
-        except ImportError:
-            raise MissingExtraError("judge backend 'openai'", "openai", "openai") from None
+        for module in ("openai", "httpx2"):  # asked without importing them (openai: 0.3 s)
+            if importlib.util.find_spec(module) is None:
+                raise MissingExtraError("judge backend 'openai'", "openai", module)
         self.model = s.model
         self.base_url = s.base_url
         note = model_note("openai", s.model, s.base_url)
@@ -66,15 +69,17 @@ class OpenAIJudge(Judge):
             self.capabilities = Capabilities(max_audio_seconds=seconds)
         # A local OpenAI-compatible server usually needs no key; the hosted API always does.
         key = api_key(s, ("OPENAI_API_KEY",), optional=self.base_url is not None)
-        self._openai = openai
         timeout = s.number("timeout")
+        seconds_allowed = 120.0 if timeout is None else timeout
         self.clips = encoded_clips()
-        self.client = openai.AsyncOpenAI(
-            api_key=key,
-            base_url=self.base_url,
-            max_retries=0,
-            timeout=120.0 if timeout is None else timeout,
-        )
+        self.client: Any = None
+        """The SDK's client, for the hosted API only."""
+        self.http: OpenAIHTTP | None = None
+        """The transport to a server named by URL."""
+        if self.base_url is None:
+            self.client = sdk().AsyncOpenAI(api_key=key, max_retries=0, timeout=seconds_allowed)
+        else:
+            self.http = OpenAIHTTP(self.base_url, key, seconds_allowed)
 
     def state(self) -> State:
         return {"defaults": {**Decoding.defaults(), "audio_part": DEFAULT_AUDIO_PART}}
@@ -92,39 +97,48 @@ class OpenAIJudge(Judge):
         return chat_body(self.model, prompt, self.clips, self.audio_part, rest)
 
     async def preflight(self) -> None:
-        o = self._openai
-        where = self.base_url or "the OpenAI API"
         try:
-            if self.base_url is None:
+            if self.http is None:
                 await self.client.models.retrieve(self.model)
             else:
-                await self._check_listing()
-        except (o.AuthenticationError, o.PermissionDeniedError) as e:
-            raise FatalJudgeError(f"openai: authentication failed ({error_message(e)})") from None
-        except o.NotFoundError:
-            raise FatalJudgeError(f"openai: unknown model id '{self.model}'") from None
-        except o.APITimeoutError:
-            raise FatalJudgeError(
+                await self._check_listing(self.http)
+        except FatalJudgeError:
+            raise
+        except Exception as e:
+            # The SDK is imported here for its error classes (on the URL path, only now).
+            fatal = self._preflight_failure(sdk(), e)
+            if fatal is None:
+                raise
+            raise fatal from None
+
+    def _preflight_failure(self, o: Any, e: Exception) -> FatalJudgeError | None:
+        """The start-up check's SDK error as one line, or None when it is not the SDK's."""
+        where = self.base_url or "the OpenAI API"
+        if isinstance(e, o.AuthenticationError | o.PermissionDeniedError):
+            return FatalJudgeError(f"openai: authentication failed ({error_message(e)})")
+        if isinstance(e, o.NotFoundError):
+            return FatalJudgeError(f"openai: unknown model id '{self.model}'")
+        if isinstance(e, o.APITimeoutError):
+            return FatalJudgeError(
                 f"openai: {where} is reachable but not answering (the start-up check timed "
                 "out); check the server or raise --timeout"
-            ) from None
-        except o.APIConnectionError:
-            raise FatalJudgeError(
-                f"openai: cannot reach {where} (is the server running?)"
-            ) from None
-        except o.APIStatusError as e:
-            raise FatalJudgeError(
+            )
+        if isinstance(e, o.APIConnectionError):
+            return FatalJudgeError(f"openai: cannot reach {where} (is the server running?)")
+        if isinstance(e, o.APIStatusError):
+            return FatalJudgeError(
                 f"openai: {where} answered the start-up check with HTTP {e.status_code} "
                 f"({error_message(e)}); check the base URL and the server"
-            ) from None
+            )
+        return None
 
-    async def _check_listing(self) -> None:
+    async def _check_listing(self, http: OpenAIHTTP) -> None:
         """An OpenAI-compatible server's model listing, read as advice: a server without one
         (some gateways and proxies) is audited with a note; a listing that lacks the model is
         an error."""
-        o = self._openai
         try:
-            ids = [str(m.id) async for m in self.client.models.list()]
+            listing = await http.get_json("/models")
+            ids = [str(m["id"]) for m in listing["data"]]
         except (AttributeError, TypeError, ValueError, KeyError):
             # A 200 that is not a listing (an HTML page, a proxy's login form): the URL is
             # not an OpenAI-compatible API root.
@@ -132,8 +146,9 @@ class OpenAIJudge(Judge):
                 f"{self.base_url}/models answered with something that is not a model listing "
                 "(not OpenAI JSON); check the base URL (it usually ends in /v1)"
             ) from None
-        except o.APIStatusError as e:
-            if e.status_code not in LISTING_ABSENT:
+        except Exception as e:
+            o = sdk()  # a failed request: the SDK named it
+            if not isinstance(e, o.APIStatusError) or e.status_code not in LISTING_ABSENT:
                 raise
             self.notes.append(
                 f"{self.base_url} serves no model listing (HTTP {e.status_code}); the check "
@@ -149,23 +164,25 @@ class OpenAIJudge(Judge):
     async def generate(
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
     ) -> Reply:
-        o = self._openai
         info = None
         if self.joined:
             prompt, info = await asyncio.to_thread(join_prompt, prompt)
         body, sent = self.body(prompt)
         try:
             # The request body is serialised here, once, with each clip's base64 spliced in
-            # as it was encoded (payloads.chat_body), and goes straight to the SDK's
-            # transport: chat.completions.create would walk every base64 clip through its
-            # typed-dict transform, and a dict body through json.dumps, on every call.
-            resp = await self.client.post(
-                "/chat/completions",
-                content=body,
-                cast_to=str,  # the body as text: read below without building SDK models
-            )
-        except o.OpenAIError as e:
-            failure = openai_failure(o, e)
+            # as it was encoded (payloads.chat_body), and goes straight to the transport:
+            # chat.completions.create would walk every base64 clip through its typed-dict
+            # transform, and a dict body through json.dumps, on every call.
+            if self.http is not None:
+                resp = await self.http.post("/chat/completions", body)
+            else:
+                resp = await self.client.post(
+                    "/chat/completions",
+                    content=body,
+                    cast_to=str,  # the body as text: read below without building SDK models
+                )
+        except Exception as e:
+            failure = openai_failure(sdk(), e)  # None: not the SDK's (a bug to surface)
             if failure is None:
                 raise
             raise judge_failure(failure) from None

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import random
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from typing import Any
 from paraudit.judges.base import FatalJudgeError, Judge, JudgeError
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
+from paraudit.providers import backoff_s
 from paraudit.runfolder import CallRecord
 from paraudit.runner.keys import key_basis
 from paraudit.waits import LONG_WAIT_S, capped_wait, tell_wait
@@ -92,6 +92,11 @@ class RateLimiter:
         return max(0.0, wait_until - start)
 
 
+BACKOFF_JITTER = 0.5
+"""The runner's back-off lies in [0.5, 1.5) × providers.backoff_s: spread enough that calls
+which failed together come back apart, and never under half the base delay."""
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     max_attempts: int = 4
@@ -103,10 +108,11 @@ class RetryPolicy:
     for a day must not stall the run for a day."""
 
     def wait_for(self, asked: float | None, attempt: int, reason: str) -> float:
-        """Seconds to wait before the next attempt: Retry-After (capped) or jittered backoff."""
-        backoff = min(self.max_delay_s, self.base_delay_s * 2 ** (attempt - 1))
+        """Seconds to wait before the next attempt: Retry-After (capped) or the providers'
+        back-off (one rule for judges, generators and hosted TTS), jittered by ±50 % since a
+        judge has --concurrency calls in flight that fail together."""
         if asked is None:
-            return float(backoff * (0.5 + random.random()))
+            return backoff_s(attempt, self.base_delay_s, self.max_delay_s, jitter=BACKOFF_JITTER)
         cap = self.max_wait_s if self.max_wait_s is not None else 3 * self.timeout_s
         return capped_wait(asked, cap, reason, "--max-wait")
 
