@@ -19,23 +19,31 @@ from paraudit.protocols.parts import AudioPart, Prompt
 _SECONDS: dict[str, float] = {}
 
 
-def sent_seconds(prompt: Prompt) -> float:
-    """Seconds of audio in the prompt (a clip sent twice counts twice)."""
+def sent_seconds(prompt: Prompt) -> float | None:
+    """Seconds of audio in the prompt (a clip sent twice counts twice); None when a clip's
+    duration cannot be read (a format libsndfile does not know): the call is then sent as
+    it is and its delivery is "not checked" — accounting never stops a call."""
     total = 0.0
     for p in prompt:
         if isinstance(p, AudioPart):
             s = _SECONDS.get(p.sha256)
             if s is None:
-                s = _SECONDS[p.sha256] = float(sf.info(str(p.path)).duration)
+                try:
+                    s = float(sf.info(str(p.path)).duration)
+                except (sf.LibsndfileError, RuntimeError, OSError):
+                    return None
+                _SECONDS[p.sha256] = s
             total += s
     return total
 
 
 def sent_usage(prompt: Prompt) -> dict[str, Any]:
-    """The usage entry a call that sends `prompt` records ({} for a call without audio)."""
+    """The usage entry a call that sends `prompt` records ({} for a call without audio, or
+    whose clips' durations cannot be read)."""
     if not any(isinstance(p, AudioPart) for p in prompt):
         return {}
-    return {"audio_sent_s": round(sent_seconds(prompt), 3)}
+    seconds = sent_seconds(prompt)
+    return {} if seconds is None else {"audio_sent_s": round(seconds, 3)}
 
 
 FEATURE_KEYS = ("input_features", "input_audio_features", "audio_values", "input_audio_embeds")
