@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from paraudit.cli.main import app
+from paraudit.runfolder import read_rows
 from paraudit.stats.accuracy import read_results, summary_table
 
 runner = CliRunner()
@@ -98,7 +99,7 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
     assert code == 0, out
     assert "diagnostic report" in out and (tmp_path / "demo" / "report" / "report.html").is_file()
     rows = read_results(tmp_path / "demo" / "run")
-    table = summary_table(rows)
+    table = summary_table(read_rows(tmp_path / "demo" / "run"))
     assert all(c["unparsed_rate"] == 0 and c["errors"] == 0 for c in table)
     transcript = [
         c

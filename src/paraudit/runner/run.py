@@ -181,7 +181,8 @@ class Runner:
 
     @staticmethod
     def _keep(row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:
-        tally.add(out.write(row))  # the row as written: converted once, for both
+        out.write(row)
+        tally.add(row)
         return row.reason if row.status == "error" else None
 
     async def _preflight(self, judge: Judge) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
 from paraudit.items.twins import MARK
 from paraudit.runfolder import read_rows
+from paraudit.runfolder.rows import ResultRow
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -41,25 +42,25 @@ class CellTally:
         self._cells: dict[tuple[str, str, str, str], list[int]] = {}
         self._items: dict[tuple[str, str, str, str], set[str]] = defaultdict(set)
 
-    def add(self, r: Mapping[str, Any]) -> None:
+    def add(self, r: ResultRow) -> None:
         # Invariance twins (items/twins.py) get their own line: their answers are the
         # invariance audit's, not more items of the original set.
-        probe = f"{r['probe']} twins" if MARK in r["item_id"] else r["probe"]
-        cell = (r["judge"], r["task"], probe, r["protocol"])
+        probe = f"{r.probe} twins" if MARK in r.item_id else r.probe
+        cell = (r.judge, r.task, probe, r.protocol)
         c = self._cells.get(cell)
         if c is None:
             c = self._cells[cell] = [0] * len(_TALLIES)
-        status = r["status"]
+        status = r.status
         c[0] += 1
-        c[1] += bool(r["correct"])
+        c[1] += bool(r.correct)
         c[2] += status == "unparsed"
         c[3] += status == "refused"
         c[4] += status == "error"
-        if status == "ok" and isinstance(r["pred"], str):
+        if status == "ok" and isinstance(r.pred, str):
             c[5] += 1
-            c[6] += r["pred"] in ("R1", "E1")
+            c[6] += r.pred in ("R1", "E1")
         c[7] += status == "no-audio"
-        self._items[cell].add(r["item_id"])
+        self._items[cell].add(r.item_id)
 
     def table(self) -> list[dict[str, Any]]:
         """Strict accuracy (unparsed = wrong), Wilson interval, unparsed rate, R1-pick share,
@@ -96,7 +97,7 @@ _TALLIES = (
 )  # fmt: skip
 
 
-def summary_table(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def summary_table(rows: Iterable[ResultRow]) -> list[dict[str, Any]]:
     """CellTally's table of `rows`."""
     tally = CellTally()
     for r in rows:
