@@ -126,7 +126,12 @@ def headline(
     j = native.evidence["J"]
     jt = f"J {pct(j.rate)} [{ci(j)}]"
     if diagnosis == "reliable":
-        return f"Reliable natively: {jt}, lower bound ≥ 80 % (cue {native.cue})."
+        # The bar is the cascade's own (imported here: verdicts imports this module first).
+        from paraudit.stats.verdicts import RELIABLE_LOW
+
+        return (
+            f"Reliable natively: {jt}, lower bound ≥ {100 * RELIABLE_LOW:.0f} % (cue {native.cue})."
+        )
     if diagnosis.startswith("usable"):
         tail = {
             "usable": "run P and O to see which component fails",
