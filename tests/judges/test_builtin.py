@@ -72,3 +72,20 @@ def test_builtins_refuse_a_call_without_the_question(tiny_dataset: Path) -> None
     inst = plan_instances(load_dataset(tiny_dataset), PLAN)[0]
     with pytest.raises(FatalJudgeError, match="structured question"):
         asyncio.run(judge.generate(inst.prompt))
+
+
+def test_transcript_judge_breaks_j_ties_by_item_not_by_position(tmp_path: Path) -> None:
+    """The words-only judge hears no J clip: its pick is one position per item (hashed from the
+    item's words), the same for both renderings and both response orders — deaf and order-blind
+    — but not the same position for every item, so no cell reads as position-biased."""
+    from tests.annotate.conftest import make_many
+
+    make_many(tmp_path / "ds", tmp_path / "tones", 40)
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
+    insts = plan_instances(load_dataset(tmp_path / "ds"), plan)
+    picks: dict[str, set[str]] = {}
+    for inst, raw in zip(insts, _ask("builtin:transcript", insts, tmp_path / "ds"), strict=True):
+        picks.setdefault(inst.item_id, set()).add(json.loads(raw)["pred"])
+    assert len(picks) == 40 and all(len(p) == 1 for p in picks.values()), picks
+    first = sum(p == {"R1"} for p in picks.values()) / len(picks)
+    assert 0.25 <= first <= 0.75, first  # 40 fair coins: outside this 1 time in 400
