@@ -120,7 +120,7 @@ def test_prosody_judge_hears_joined_clips_as_it_hears_them_separately(tiny_datas
     assert all("joined" not in r.usage for i, r in zip(insts, replies, strict=True)
                if len(i.question.clips) < 2)  # fmt: skip
     left = joined._joined_dir  # type: ignore[attr-defined]
-    assert left is not None and not any(left.iterdir())
+    assert left is not None and not any(Path(left.name).iterdir())
 
 
 def test_prosody_judge_cuts_what_the_joined_clip_holds(

@@ -85,7 +85,8 @@ class ProsodyJudge(BuiltinJudge):
         self.joined = self.judge_spec.value("clips") == "joined"
         if self.joined:
             check_renderer()  # the markers' voice: a missing extra is one line, now
-        self._joined_dir: Path | None = None
+        self._joined_dir: tempfile.TemporaryDirectory[str] | None = None
+        """Where each joined clip is written and read back (removed with the judge)."""
 
     # -- joined clips -------------------------------------------------------------------
     def _unjoin(self, prompt: Prompt) -> tuple[list[AudioPart], JoinInfo | None]:
@@ -96,8 +97,8 @@ class ProsodyJudge(BuiltinJudge):
         if not self.joined or len(audio) < 2:
             return audio, None
         if self._joined_dir is None:
-            self._joined_dir = Path(tempfile.mkdtemp(prefix="paraudit-joined-"))
-        sent, info = join_prompt(prompt, self._joined_dir)
+            self._joined_dir = tempfile.TemporaryDirectory(prefix="paraudit-joined-")
+        sent, info = join_prompt(prompt, Path(self._joined_dir.name))
         clip = next(p for p in sent if isinstance(p, AudioPart))
         if info is None:  # cannot happen with two clips or more; kept for the type
             return audio, None
