@@ -119,18 +119,18 @@ def headline(
     cue: Step,
     here: ComponentsAtCue | None,
     habits: list[Behaviour],
+    *,
+    reliable_low: float,
 ) -> str:
-    """One line: can this judge be used natively, and if not, why."""
+    """One line: can this judge be used natively, and if not, why. `reliable_low`: the
+    cascade's bar (verdicts.RELIABLE_LOW, passed in: that module imports this one)."""
     if not native.ran:
         return "No pointwise J answers: run the J probe to judge this task."
     j = native.evidence["J"]
     jt = f"J {pct(j.rate)} [{ci(j)}]"
     if diagnosis == "reliable":
-        # The bar is the cascade's own (imported here: verdicts imports this module first).
-        from paraudit.stats.verdicts import RELIABLE_LOW
-
         return (
-            f"Reliable natively: {jt}, lower bound ≥ {100 * RELIABLE_LOW:.0f} % (cue {native.cue})."
+            f"Reliable natively: {jt}, lower bound ≥ {100 * reliable_low:.0f} % (cue {native.cue})."
         )
     if diagnosis.startswith("usable"):
         tail = {

@@ -408,7 +408,7 @@ def verdict(ev: Evidence) -> Verdict:
         small_sample=small,
         failed_calls=failed,
         diagnosis=diagnosis,
-        headline=headline(diagnosis, native, rec, cued, here, habits),
+        headline=headline(diagnosis, native, rec, cued, here, habits, reliable_low=RELIABLE_LOW),
         native=native,
         recoverable=rec,
         cue=cued,
