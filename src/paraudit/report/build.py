@@ -10,6 +10,7 @@ from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import tables as T
 from paraudit.report.generators import generator_part
+from paraudit.report.joined import joined_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
@@ -77,6 +78,7 @@ def write_report(
         for part in (
             generator_part(run_dirs, out, replicates=replicates, seed=seed),
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
+            joined_part(groups, out, replicates=replicates, seed=seed),  # one judge both ways
         )
         if part
     ]
