@@ -124,6 +124,14 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
         assert {"order_consistency", "prefers_branch_0", "j_t_agreement"} <= set(t)
     assert "must sit near 50" not in (tmp_path / "demo" / "report" / "report.html").read_text()
     verdicts = {(v["judge"], v["task"]): v for v in summary["verdicts"]}
+    # Probe N runs in the demo: the judges that answer from the text alone (always R1, the
+    # words) answer the same without audio; the coin and the acoustic judge do not.
+    null = {(c["judge"], c["asks"], c["null"]): c["answers_without_audio"]
+            for c in summary["null_audio"] if c["task"] == "single-turn-emotions"}  # fmt: skip
+    assert len(null) == 5 * 2 * 2  # four judges and prosody joined × asks × null kinds
+    for (judge, _, _), flagged in null.items():
+        assert flagged == (judge in ("builtin:first", "builtin:transcript")), judge
+    assert "null audio (probe N): answers without audio: builtin:first" in out
     # The habits of the judges without skill are named: always R1, and the words alone.
     for task in ("single-turn-emotions", "positional-emotion"):
         first, words = verdicts[("builtin:first", task)], verdicts[("builtin:transcript", task)]

@@ -11,6 +11,7 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -60,6 +61,11 @@ class Loopback:
         """How to answer GET /models instead of listing `models` (status, body, delay)."""
         self.delay = 0.0
         """Seconds every chat/generate request waits before its answer (latency)."""
+        self.usage: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        """Chat completions: the `usage` object to report for a request body (default: fixed
+        text-only counts)."""
+        self.gemini_usage: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        """generateContent: the `usageMetadata` to report for a request body."""
         self.requests: list[dict[str, Any]] = []
         self.uploads: dict[str, bytes] = {}
         self.session_ids = itertools.count()
@@ -185,7 +191,9 @@ class Loopback:
                                 },
                             }
                         ],
-                        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+                        "usage": outer.usage(body)
+                        if outer.usage is not None
+                        else {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
                     }
                 elif ":generateContent" in self.path:
                     text = "\n".join(
@@ -205,7 +213,9 @@ class Loopback:
                                 "index": 0,
                             }
                         ],
-                        "usageMetadata": {
+                        "usageMetadata": outer.gemini_usage(body)
+                        if outer.gemini_usage is not None
+                        else {
                             "promptTokenCount": 11,
                             "candidatesTokenCount": 7,
                             "totalTokenCount": 18,

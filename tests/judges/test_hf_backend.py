@@ -118,3 +118,54 @@ def test_joined_clips_reach_the_processor_as_one(starter_small: Path, tmp_path: 
     for r in rows:
         j = r["usage"]["joined"]
         assert len(j["parts_sha256"]) >= 4 and j["joined_s"] > sum(j["parts_s"])
+
+
+def test_the_processors_audio_frames_are_recorded_and_a_dropped_clip_is_flagged(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    """Each call records the feature frames the processor produced and those its clips imply at
+    the extractor's hop; a processor that ignores `audio=` (lmms-eval PR #1081) produces none,
+    and the delivery check flags the call."""
+    from paraudit.judges.registry import load_judge
+    from paraudit.protocols.parts import AudioPart
+    from paraudit.stats.delivery import call_status
+
+    model_dir = build_qwen2_audio(tmp_path / "model")
+    plan = PlanSpec(probes=("J",), protocols=("pointwise", "pairwise"), cues=("none",))
+    insts = plan_instances(load_dataset(tiny_dataset), plan)[:4]
+
+    class DropsAudio:
+        """The processor as it is, except that it ignores the audio it is given."""
+
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+        def __call__(self, **kwargs: Any) -> Any:
+            # As a processor that reads another keyword (`audios=`): the clips never reach
+            # the extractor, and their placeholders are not expanded.
+            kwargs.pop("audio", None)
+            kwargs.pop("sampling_rate", None)
+            token = self.inner.audio_token
+            kwargs["text"] = [t.replace(token, "") for t in kwargs["text"]]
+            return self.inner(**kwargs)
+
+    async def ask(drop: bool) -> list[Any]:
+        judge: Any = load_judge(f"hf:{model_dir}?batch_size=4&max_tokens=4")
+        await judge.preflight()
+        if drop:
+            judge.processor = DropsAudio(judge.processor)
+        return list(await asyncio.gather(*(judge.generate(i.prompt) for i in insts)))
+
+    for inst, reply in zip(insts, asyncio.run(ask(False)), strict=True):
+        clips = sum(isinstance(p, AudioPart) for p in inst.prompt)
+        u = reply.usage
+        assert u["audio_features"] > 0 and u["audio_sent_s"] > 0
+        # Clips under 30 s reach Whisper's extractor whole: every frame the samples imply.
+        assert abs(u["audio_features"] - u["audio_features_expected"]) <= clips
+        assert call_status(u)[0] == "delivered"
+    for reply in asyncio.run(ask(True)):
+        assert reply.usage["audio_features"] == 0
+        assert call_status(reply.usage)[0] == "none counted"

@@ -201,3 +201,28 @@ def test_joined_clips_reach_the_engine_as_one_data_uri(
     )
     assert list(reply.sent_audio_sha256 or ()) == [reply.usage["joined"]["joined_sha256"]]
     assert judge.params()["clips"] == "joined"
+
+
+def test_audio_positions_vllm_reports_are_recorded_and_an_empty_map_is_not_checked() -> None:
+    """vLLM's `multi_modal_placeholders` (where a version fills it) names the audio positions
+    the engine reserved: their total is the call's `audio_features`. An empty map is left out,
+    so a vLLM that never fills it cannot flag every call (stats/delivery.py: not checked)."""
+    from paraudit.judges.vllm_backend import placeholder_usage
+    from paraudit.stats.delivery import call_status
+
+    class _Range:
+        def __init__(self, offset: int, length: int) -> None:
+            self.offset, self.length = offset, length
+
+    out: Any = _RequestOutput("x")
+    out.prompt_token_ids = list(range(120))
+    out.multi_modal_placeholders = {"audio": [_Range(5, 40), _Range(60, 25)]}
+    u = placeholder_usage(out)
+    assert u == {"prompt_tokens": 120, "audio_features": 65}
+    assert call_status(u)[0] == "delivered"
+    out.multi_modal_placeholders = {"image": [_Range(5, 9)]}  # a map without audio: none
+    assert call_status(placeholder_usage(out))[0] == "none counted"
+    out.multi_modal_placeholders = {}
+    assert placeholder_usage(out) == {"prompt_tokens": 120}
+    assert call_status(placeholder_usage(out))[0] == "not checked"
+    assert placeholder_usage(_RequestOutput("x")) == {}  # an older vLLM: nothing said

@@ -25,7 +25,8 @@ def test_accuracy_rows(small_run: Path, small_report: Path) -> None:
     counts: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
     items: dict[tuple[Any, ...], set[str]] = defaultdict(set)
     for r in _results(small_run):
-        if r["status"] == "error" or r["probe"] == "T":  # T has no right answer
+        # T has no right answer; N (null audio) has its own section, no accuracy row
+        if r["status"] == "error" or r["probe"] in ("T", "N"):
             continue
         key = (r["judge"], r["task"], r["probe"], r["protocol"], r["cue"])
         counts[key][0] += 1 if r["correct"] else 0

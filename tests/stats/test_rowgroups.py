@@ -27,7 +27,9 @@ def test_summary_from_groups_equals_summary_from_rows(tiny_dataset: Path, tmp_pa
     full = read_results(out)
     groups = read_groups(out)
     assert len(groups) == len(full)
-    by_groups = summarize_groups(((g.judge, g.task, g) for g in groups), replicates=200)
+    by_groups = summarize_groups(
+        ((g.judge, g.task, g) for g in groups), replicates=200, delivery=groups.delivery.cells()
+    )
     assert by_groups == summarize(full, replicates=200)
     # The rows a group yields are the full rows' statistical fields.
     keep = sorted((*FIELDS, "judge", "task"))

@@ -25,6 +25,13 @@ def raw() -> dict[str, Any]:
     rows = audit_rows(JudgeModel("perfect"), 12, rng)
     rows += audit_rows(JudgeModel("first", first=True), 12, rng, task="positional-emotion")
     rows += [{**r, "probe": "S"} for r in rows if r["probe"] == "O"]
+    # Calls that sent audio, every other one with the provider's count (the delivery section).
+    counted = {"prompt_tokens_details": {"audio_tokens": 20}, "audio_sent_s": 2.0}
+    rows = [{**r, "audio_sent_sha256": ["0" * 64], "usage": counted if i % 2 else {}}
+            for i, r in enumerate(rows)]  # fmt: skip
+    # and probe N (null audio), answered as the real J was: null_audio's records
+    rows += [{**r, "probe": "N", "asks": "J", "null": "silence"} for r in rows
+             if r["probe"] == "J" and r["protocol"] == "pointwise"]  # fmt: skip
     return summarize(rows, replicates=200, permutations=100)
 
 

@@ -37,7 +37,7 @@ WHAT_TO_BUILD = "What to build"
 MAKING = "How to compose and voice"
 CHECKS = "Quality checks"
 
-WHAT = ("starter", *KINDS)
+WHAT = ("starter", *KINDS, "invariance")
 
 
 def _bar(description: str) -> Progress:
@@ -171,7 +171,8 @@ def _validate(out: Path) -> None:
 @user_errors
 def build(
     what: str = typer.Argument(
-        ..., help="starter (offline set) | single-turn | positional | conversations"
+        ...,
+        help="starter (offline set) | single-turn | positional | conversations | invariance",
     ),
     out: Path = typer.Option(
         ..., "--out", metavar="DIR", help="Dataset folder to write.", rich_help_panel=OUTPUT
@@ -336,11 +337,31 @@ def build(
         help="Cache folder for renders and LLM replies (default: ~/.cache/paraudit).",
         rich_help_panel=OUTPUT,
     ),
+    from_: Path | None = typer.Option(
+        None,
+        "--from",
+        metavar="DATASET",
+        help="invariance: the dataset whose items get twins.",
+        rich_help_panel=SOURCE,
+    ),
+    changes: str = typer.Option(
+        "voice,loudness,rate,noise,samplerate",
+        "--changes",
+        metavar="LIST",
+        help="invariance: irrelevant changes to make (voice,loudness,rate,noise,samplerate).",
+        rich_help_panel=WHAT_TO_BUILD,
+    ),
 ) -> None:
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
     if what not in WHAT:
         raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
     check_output(out, force)
+    if what == "invariance":
+        from paraudit.cli.build_invariance import run_invariance
+
+        run_invariance(from_, out, changes, limit, source)
+        _validate(out)
+        return
     if what == "starter":
         refuse_starter_options(
             {"--source": source, "--preset": preset, "--map": mapping, "--llm": llm,

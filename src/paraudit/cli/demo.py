@@ -13,7 +13,7 @@ from paraudit.cli.common import check_folder, console, user_errors
 from paraudit.cli.joined import print_joined
 from paraudit.cli.outputs import refuse_inside_dataset, refuse_inside_run
 from paraudit.cli.run import execute, print_summary
-from paraudit.cli.verdicts import print_report_path, print_verdicts
+from paraudit.cli.verdicts import print_null_audio, print_report_path, print_verdicts
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import MANIFEST, foreign_entries, refuse_foreign
 from paraudit.items.validate import dataset_errors
@@ -97,5 +97,6 @@ def demo(
         runs.append(demo_humans(dataset, out, annotators))
     report = write_report(runs, out / "report")
     print_verdicts(out / "report")
+    print_null_audio(out / "report")
     print_joined(out / "report")
     print_report_path(report)

@@ -34,7 +34,7 @@ SHORT_TASKS = {
     "emotional-conversations": "convers.",
 }
 SHORT_PROTOCOLS = {"pointwise": "point", "pairwise": "pair"}
-POINTWISE_ONLY = ("P", "T")
+POINTWISE_ONLY = ("P", "T", "N")
 """Probes with no pairwise form: the plan asks them pointwise whatever --protocols says."""
 
 
@@ -94,7 +94,9 @@ def execute(cfg: RunConfig) -> RunOutcome:
     counts = outcome.statuses
     console.print(
         f"{outcome.rows} results ({counts['ok']} answered, {counts['unparsed']} unparsed, "
-        f"{counts['refused']} refused, {counts['error']} errors); "
+        f"{counts['refused']} refused, {counts['error']} errors"
+        + (f", {counts['no-audio']} no-audio" if counts.get("no-audio") else "")
+        + "); "
         f"{outcome.calls_made} judge calls made (the rest: answers already in the run "
         "store, or identical prompts asked once) "
         f"→ {cfg.out / 'results.jsonl'}",
@@ -127,10 +129,12 @@ def print_summary(cells: list[dict[str, Any]]) -> None:
     for c in cells:
         fp = c["first_pick_rate"]
         # A failed call is no answer (left out, as in the report); unparsed and refused
-        # answers count as wrong. T sends the same words for both branches: no right answer.
+        # answers count as wrong. T sends the same words for both branches: no right answer;
+        # N (null audio) has nothing to be right about (its figures: the report's N section).
         answered = c["n"] - c["errors"]
         right = c["correct"]
-        acc = "–" if c["probe"] == "T" else f"{right / answered:.0%}" if answered else "no answers"
+        blind = c["probe"] in ("T", "N")
+        acc = "–" if blind else f"{right / answered:.0%}" if answered else "no answers"
         table.add_row(
             keys[c["judge"]],
             SHORT_TASKS.get(c["task"], c["task"][:10]),
@@ -176,7 +180,10 @@ def run(
         ..., "--out", metavar="DIR", help="Run folder (reused to resume).", rich_help_panel=OUTPUT
     ),
     probes: str = typer.Option(
-        "J,P,O,S,T", metavar="LIST", help="Probes to ask (S needs P).", rich_help_panel=ASK
+        "J,P,O,S,T",
+        metavar="LIST",
+        help="Probes to ask (S needs P; N, null audio, is opt-in).",
+        rich_help_panel=ASK,
     ),
     protocols: str = typer.Option(
         "pointwise,pairwise", metavar="LIST", help="Protocols to ask.", rich_help_panel=ASK
@@ -313,6 +320,13 @@ def run(
     note = pointwise_only_note(plan.probes, plan.protocols)
     if note:
         err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+    if "N" in plan.probes and not {"P", "J"} & set(plan.probes):
+        err_console.print(
+            "[yellow]note:[/] probe N compares null-audio answers with the real P and J "
+            "answers; without --probes P or J it reports only confident and no-audio shares",
+            highlight=False,
+            soft_wrap=True,
+        )
     # Each spec is parsed here, once: the runner, the judges and the engines get the objects.
     specs = [parse_judge_spec(j).with_key_env(api_key_env) for j in judge]
     cfg = RunConfig(

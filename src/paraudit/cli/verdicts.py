@@ -14,6 +14,8 @@ from typing import Any
 from rich.markup import escape
 
 from paraudit.cli.common import console
+from paraudit.report.null_audio import null_audio_line
+from paraudit.stats.delivery import DeliveryCell, delivery_note
 from paraudit.stats.summary_model import SCHEMA, Summary
 
 _ITEMS = re.compile(r"^\[\d+ items\]\s*")
@@ -59,6 +61,11 @@ def print_verdicts(report_dir: Path) -> None:
     """The verdicts of the report in `report_dir` (its summary.json), one entry each."""
     raw = json.loads((report_dir / "summary.json").read_text(encoding="utf-8"))
     lines = stored_headlines(raw)
+    # The audio-delivery check first: a judge whose audio never arrived answered blind.
+    if raw.get("delivery"):
+        note = delivery_note(DeliveryCell.model_validate(c) for c in raw["delivery"])
+        for part in wrap(note, console.width):
+            console.print(escape(part), highlight=False, soft_wrap=True)
     console.print(
         f"[bold]verdicts[/] ({len(lines)}, one per judge × task; the report explains each):",
         highlight=False,
@@ -66,6 +73,13 @@ def print_verdicts(report_dir: Path) -> None:
     for line in lines:
         for part in wrap(line, console.width):
             console.print(escape(part), highlight=False, soft_wrap=True)
+
+
+def print_null_audio(report_dir: Path) -> None:
+    """Probe N's one line (report/null_audio.py), when the report's runs asked it."""
+    line = null_audio_line(Summary.read(report_dir / "summary.json"))
+    for part in wrap(line, console.width) if line else []:
+        console.print(escape(part), highlight=False, soft_wrap=True)
 
 
 def print_report_path(path: Path) -> None:

@@ -26,6 +26,7 @@ from paraudit.judges.hosted import (
 from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.payloads import AudioPayload, payloads
 from paraudit.judges.registry import Spec
+from paraudit.judges.sent_audio import sent_usage
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
 from paraudit.providers import gemini_failure
@@ -149,7 +150,8 @@ class GeminiJudge(Judge):
             if failure is None:
                 raise
             raise judge_failure(failure) from None
-        usage: dict[str, Any] = {"audio_via_files_api": via_files}
+        # The seconds sent, beside the AUDIO tokens the provider counts (the delivery check).
+        usage: dict[str, Any] = {"audio_via_files_api": via_files, **sent_usage(prompt)}
         if info is not None:
             usage["joined"] = info.as_usage()
         if resp.usage_metadata is not None:

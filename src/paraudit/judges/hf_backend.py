@@ -26,6 +26,7 @@ from paraudit.judges.constrain import prefix_fn, trie_for
 from paraudit.judges.hosted import sdk_version
 from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.registry import Spec
+from paraudit.judges.sent_audio import frame_usage, sent_usage
 from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
@@ -168,19 +169,27 @@ class HFJudge(Judge):
         ]
         audios: list[np.ndarray] = []
         notes: list[list[str]] = []
+        clips: list[int] = []
         for p in prompts:
             mine = []
+            n = 0
             for part in p:
                 if isinstance(part, AudioPart):
                     x, note = load_audio(part.path, self.rate)
                     audios.append(x)
+                    n += 1
                     if note:
                         mine.append(note)
             notes.append(sorted(set(mine)))
+            clips.append(n)
         kwargs: dict[str, Any] = {"text": texts, "return_tensors": "pt", "padding": True}
         if audios:
             kwargs.update(audio=audios, sampling_rate=self.rate)
         inputs = self.processor(**kwargs).to(self.model.device)
+        # What the processor made of the audio, per call (the delivery check: 0 frames = the
+        # model answers blind, as when a processor ignores `audio=`).
+        hop = getattr(getattr(self.processor, "feature_extractor", None), "hop_length", None)
+        frames = frame_usage(inputs, clips, [len(a) for a in audios], hop)
         if self.seed is not None:
             torch.manual_seed(self.seed)
         gen = self.generation_kwargs()
@@ -198,14 +207,16 @@ class HFJudge(Judge):
         # on which calls happened to share a batch.
         prompt_tokens = inputs["attention_mask"].sum(dim=1).tolist()
         replies = []
-        for text, n, p, row, (_, info) in zip(
-            decoded, notes, prompt_tokens, new, joins, strict=True
+        for text, n, p, row, (sent, info), heard in zip(
+            decoded, notes, prompt_tokens, new, joins, frames, strict=True
         ):
             usage: dict[str, Any] = {
                 "prompt_tokens": int(p),
                 "completion_tokens": self._generated(row.tolist()),
                 "batch": len(prompts),
                 "audio_conversion": n,
+                **sent_usage(sent),
+                **heard,
             }
             if info is not None:
                 usage["joined"] = info.as_usage()

@@ -27,6 +27,7 @@ from paraudit.judges.hosted import (
 from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.payloads import chat_body, encoded_clips, openai_content
 from paraudit.judges.registry import Spec
+from paraudit.judges.sent_audio import sent_usage
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
 from paraudit.providers import openai_failure
@@ -174,9 +175,11 @@ class OpenAIJudge(Judge):
                 raise
             raise judge_failure(failure) from None
         reply = chat_reply(resp, sent)
-        if info is None:
-            return reply
-        return replace(reply, usage={**reply.usage, "joined": info.as_usage()})
+        # The seconds sent, beside the provider's audio token count (the delivery check).
+        extra = sent_usage(prompt)
+        if info is not None:
+            extra["joined"] = info.as_usage()
+        return replace(reply, usage={**reply.usage, **extra}) if extra else reply
 
 
 def chat_reply(body: str, sent: tuple[str, ...]) -> Reply:

@@ -41,7 +41,8 @@ BACKENDS: dict[str, Backend] = {
             "paraudit.judges.builtin:make_builtin",
             None,
             (),
-            "offline judges: random, first, transcript, prosody",
+            "offline judges: random, first, transcript, prosody, drops-audio (its audio "
+            "never arrives: the delivery check's positive control)",
         ),
         Backend(
             "openai",
@@ -98,7 +99,7 @@ BACKENDS: dict[str, Backend] = {
         ),
     )
 }
-BUILTIN_MODELS = ("random", "first", "transcript", "prosody")
+BUILTIN_MODELS = ("random", "first", "transcript", "prosody", "drops-audio")
 
 
 Spec = JudgeSpec

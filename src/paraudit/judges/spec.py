@@ -69,6 +69,7 @@ def one_of(*names: str) -> Convert:
 
 CHECKS: dict[str, Convert] = {
     "transcript": one_of("given", "none", "asr"),
+    "hears": one_of("speech"),
     "clips": one_of("separate", "joined"),
     "constrain": one_of("labels"),
     "rpm": number(0),
@@ -102,8 +103,9 @@ DECODING = frozenset({"temperature", "top_p", "seed", "max_tokens"})
 LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "builtin:random": BUILTIN_HOOKS | {"seed"},
     "builtin:first": BUILTIN_HOOKS,
-    "builtin:transcript": BUILTIN_HOOKS,
+    "builtin:transcript": BUILTIN_HOOKS | {"hears"},
     "builtin:prosody": BUILTIN_HOOKS | {"clips"},
+    "builtin:drops-audio": BUILTIN_HOOKS,
     "hf": frozenset(
         {"device", "dtype", "batch_size", "max_tokens", "temperature", "seed", "constrain", "clips"}
     ),

@@ -17,6 +17,7 @@ from paraudit.judges.hosted import Decoding, sdk_version
 from paraudit.judges.joining import check_renderer, join_prompt
 from paraudit.judges.payloads import ClipCache, EncodedClip, encoded_clips, openai_content
 from paraudit.judges.registry import Spec
+from paraudit.judges.sent_audio import sent_usage
 from paraudit.judges.spec import LOCAL_OPTIONS
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
@@ -50,6 +51,22 @@ def vllm_messages(
 ) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     content, sent = openai_content(prompt, clips, "audio_url")
     return [{"role": "user", "content": content}], sent
+
+
+def placeholder_usage(output: Any) -> dict[str, Any]:
+    """The prompt's token count and the audio positions the engine reserved for it (vLLM's
+    `multi_modal_placeholders`, where this vLLM reports them). An empty map is not read as
+    "no audio": some vLLM versions leave it empty on every output, and a flag every vLLM judge
+    trips would be a defect; such calls are not checked."""
+    usage: dict[str, Any] = {}
+    ids = getattr(output, "prompt_token_ids", None)
+    if ids is not None:
+        usage["prompt_tokens"] = len(ids)
+    placeholders = getattr(output, "multi_modal_placeholders", None)
+    if isinstance(placeholders, dict) and placeholders:
+        ranges = placeholders.get("audio") or []
+        usage["audio_features"] = sum(int(getattr(r, "length", 0)) for r in ranges)
+    return usage
 
 
 class VLLMJudge(Judge):
@@ -110,8 +127,12 @@ class VLLMJudge(Judge):
         convs, sent = zip(*(vllm_messages(p, self.clips) for p, _ in joins), strict=True)
         outs = self.llm.chat(list(convs), params, use_tqdm=False)
         replies = []
-        for o, s, (_, info) in zip(outs, sent, joins, strict=True):
-            usage: dict[str, Any] = {"completion_tokens": len(o.outputs[0].token_ids)}
+        for o, s, (p, info) in zip(outs, sent, joins, strict=True):
+            usage: dict[str, Any] = {
+                "completion_tokens": len(o.outputs[0].token_ids),
+                **sent_usage(p),
+                **placeholder_usage(o),
+            }
             if info is not None:
                 usage["joined"] = info.as_usage()
             replies.append(Reply(o.outputs[0].text, usage=usage, sent_audio_sha256=s))

@@ -31,7 +31,7 @@ from paraudit.protocols.questions import (
     shape_of,
 )
 
-PROBES: tuple[Probe, ...] = ("J", "P", "O", "S", "T")
+PROBES: tuple[Probe, ...] = ("J", "P", "O", "S", "T", "N")
 PROTOCOLS: tuple[Protocol, ...] = ("pointwise", "pairwise")
 CUES = ("none", "soft", "hard", "transition")
 ORDERS = ("ab", "ba")
@@ -62,6 +62,10 @@ class Instance:
     """The question as data: what judges with `reads_question` and the parser read."""
     context_order: str | None = None
     """Pairwise only. 'ab': CA is branch 0's context; 'ba': CA is branch 1's."""
+    asks: Probe | None = None
+    """Probe N only: the question it asks ('P' or 'J'; `question.probe` is the same)."""
+    null: str | None = None
+    """Probe N only: what replaced the context clips ('silence' or 'noise')."""
 
     @property
     def answer(self) -> AnswerKind:
@@ -76,7 +80,8 @@ class Instance:
     def instance_id(self) -> str:
         b = "-" if self.branch is None else str(self.branch)
         ctx = "" if self.context_order is None else f"|ctx-{self.context_order}"
-        return f"{self.item_id}|{self.probe}|{self.protocol}|{self.cue}|{self.order}{ctx}|{b}"
+        null = "" if self.null is None else f"|{self.asks}-{self.null}"
+        return f"{self.item_id}|{self.probe}|{self.protocol}|{self.cue}|{self.order}{ctx}|{b}{null}"
 
 
 def is_multi_turn(item: AuditItem) -> bool:

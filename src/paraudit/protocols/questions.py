@@ -17,7 +17,8 @@ from typing import Literal
 
 from paraudit.protocols import paper_prompts as pp
 
-Probe = Literal["J", "P", "O", "S", "T"]
+Probe = Literal["J", "P", "O", "S", "T", "N"]
+"""N (null audio) asks a P or J question with null context clips (protocols/null_probe.py)."""
 Protocol = Literal["pointwise", "pairwise"]
 AnswerKind = Literal["choice", "matching", "turns"]
 Shape = Literal["single-turn", "multi-turn"]

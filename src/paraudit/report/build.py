@@ -9,10 +9,14 @@ from paraudit.errors import ParauditError
 from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import tables as T
+from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
+from paraudit.report.invariance import invariance_part
 from paraudit.report.joined import joined_part
+from paraudit.report.null_audio import null_audio_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
+from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
 from paraudit.stats.summary import SECTIONS, summarize_groups
 from paraudit.stats.summary_model import Summary
@@ -42,7 +46,13 @@ def write_report(
     groups = load_groups(run_dirs, labels)
     if not groups.groups:
         raise ParauditError("the runs hold no results")
-    raw = summarize_groups(((g.judge, g.task, g) for g in groups), replicates=replicates, seed=seed)
+    raw = summarize_groups(
+        ((g.judge, g.task, g) for g in groups),
+        replicates=replicates,
+        seed=seed,
+        delivery=groups.delivery.cells(),
+    )
+    attach(raw, invariance_sections(groups.with_twins(), replicates=replicates, seed=seed))
     summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(summary.to_json(), encoding="utf-8")
@@ -55,6 +65,7 @@ def write_report(
         "## Verdicts\n",
     ]
     md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in summary.verdicts]
+    md += ["\n## Audio delivery\n", *delivery_lines(summary)]
     tex: list[str] = []
     for name, fn in T.TABLES.items():
         table = fn(summary)
@@ -63,6 +74,9 @@ def write_report(
         tex.append(T.latex(table, T.TITLES[name]))
     for key in SECTIONS:
         T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
+    for key in ("invariance", "invariance_voices"):  # runs on an invariance set only
+        if summary.section(key):
+            T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
     (out / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     (out / "tables.tex").write_text("\n".join(tex), encoding="utf-8")
     figdir = out / "figures"
@@ -79,6 +93,8 @@ def write_report(
             generator_part(run_dirs, out, replicates=replicates, seed=seed),
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
             joined_part(groups, out, replicates=replicates, seed=seed),  # one judge both ways
+            null_audio_part(summary, out),
+            invariance_part(summary, figdir),
         )
         if part
     ]

@@ -15,6 +15,7 @@ import re
 from html import escape
 
 from paraudit.report import tables as T
+from paraudit.report.delivery import delivery_html
 from paraudit.report.guide import how_to_read
 from paraudit.stats.summary_model import Summary
 
@@ -187,6 +188,7 @@ results (results.jsonl); summary.json holds them all.</p>
 <div class="scroll"><table class="verdict"><thead><tr><th>Judge</th><th>Task</th><th>Items</th>
 <th>Native use</th><th>Diagnosis</th></tr></thead>
 <tbody>{_verdict_rows(summary)}</tbody></table></div>
+{delivery_html(summary)}
 <p class="muted">This report shows {n} item-level 95 % intervals
 ({b.replicates} bootstrap replicates of whole items, seed {b.seed}). About 1 in 20
 intervals misses its true value by chance alone, so among {n} expect about

@@ -16,7 +16,7 @@ from paraudit.errors import ParauditError
 from paraudit.permissions import follow_umask
 from paraudit.runfolder.names import RESULTS
 
-Status = Literal["ok", "unparsed", "refused", "error"]
+Status = Literal["ok", "unparsed", "refused", "error", "no-audio"]
 Pred = str | dict[str, str]
 
 
@@ -34,7 +34,8 @@ class ResultRow(BaseModel):
     branch: int | None
     """0 or 1 for a pointwise question (which counterfactual branch); None for pairwise."""
     probe: str
-    """J (judgement), P (perception), O (oracle), S (staging) or T (transcript only)."""
+    """J (judgement), P (perception), O (oracle), S (staging), T (transcript only) or N (null
+    audio: see `asks` and `null`)."""
     protocol: str
     """pointwise or pairwise."""
     cue: str
@@ -48,7 +49,8 @@ class ResultRow(BaseModel):
     gold: Pred
     """The correct answer in the same form as pred."""
     status: Status
-    """ok (parsed), unparsed, refused (by the provider) or error (the call failed)."""
+    """ok (parsed), unparsed, refused (by the provider), error (the call failed) or, on probe N
+    only, no-audio (the reply says it heard nothing: protocols/no_audio.py)."""
     correct: bool
     """pred == gold; always False unless status is ok."""
     raw: str | None
@@ -67,6 +69,10 @@ class ResultRow(BaseModel):
     """The call's cache key in calls.sqlite."""
     options: dict[str, str] = Field(default_factory=dict)
     """Answer label → what it means in this question (e.g. R1 → the branch-0 response)."""
+    asks: str | None = None
+    """Probe N only: the question asked with null audio, P or J (absent in older rows)."""
+    null: str | None = None
+    """Probe N only: what replaced the context clips, silence or noise."""
 
 
 def read_rows(run_dir: Path) -> list[ResultRow]:

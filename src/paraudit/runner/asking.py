@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from paraudit.judges.base import Judge
 from paraudit.protocols.instances import Instance
+from paraudit.protocols.no_audio import says_no_audio
 from paraudit.protocols.parsing import parse_answer
 from paraudit.runfolder import CallRecord, CallStore, ResultRow
 from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key, call_with_retries
@@ -243,6 +244,13 @@ def result_row(
         parsed = parse_answer(inst.question, stored.raw or "")
         pred, reason = parsed.pred, parsed.reason
         status = "ok" if pred is not None else "unparsed"
+        # Only probe N: on real audio the same words stay unparsed (a wrong answer), as before.
+        if (
+            status == "unparsed"
+            and inst.probe == "N"
+            and says_no_audio(raw := stored.raw or "", inst.options)
+        ):
+            status, reason = "no-audio", f"the reply says it heard no audio: {raw[:80]!r}"
     return ResultRow(
         judge=judge.label,
         task=inst.task,
@@ -266,4 +274,6 @@ def result_row(
         sample=sample,
         key=key,
         options=inst.options,
+        asks=inst.asks,
+        null=inst.null,
     )

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from paraudit.items.balance import unsupported_reason
 from paraudit.items.dataset import Dataset
 from paraudit.items.records import AuditItem
+from paraudit.items.twins import is_twin, split_twin
 from paraudit.protocols.instances import (
     Instance,
     Probe,
@@ -27,6 +28,7 @@ from paraudit.protocols.instances import (
     presentations,
     text_instance,
 )
+from paraudit.protocols.null_probe import NULL_ASKS, NULL_KINDS, NullKind, n_instance, null_clips
 
 # Probes that offer two emotions per branch: an item whose branch has more than two distinct
 # human emotions would get a wrong gold, so it gets none of them.
@@ -41,6 +43,9 @@ class PlanSpec:
     orders: str = "both"
     seed: int = 0
     limit: int | None = None
+    null_dir: str | None = None
+    """Where probe N's null clips are stored (RUN/null_audio once the run folder is claimed;
+    None: a scratch folder, for checks and dry runs)."""
 
 
 class Skip(NamedTuple):
@@ -58,15 +63,23 @@ def limited_items(ds: Dataset, limit: int | None) -> list[AuditItem]:
     if limit is None:
         return list(ds.items)
     taken: Counter[str] = Counter()
+    kept: set[str] = set()
     out = []
     for item in ds.items:
-        if taken[item.task] < limit:
+        twin = split_twin(item.id)
+        if twin is not None:  # an invariance twin comes with its original, never counted
+            if twin[0] in kept:
+                out.append(item)
+        elif taken[item.task] < limit:
             taken[item.task] += 1
+            kept.add(item.id)
             out.append(item)
     return out
 
 
 def _asks(item: AuditItem, probe: Probe) -> bool:
+    if is_twin(item):
+        return probe == "J"  # an invariance twin asks one thing: the same J choice again
     return probe not in TWO_EMOTION_PROBES or unsupported_reason(item) is None
 
 
@@ -93,15 +106,21 @@ class _Question(NamedTuple):
     branch: int | None
     context_order: str | None
     order: str
+    asks: Probe | None = None
+    null: str | None = None
 
 
 def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
     """What the plan asks, in plan order, before any prompt is built."""
     for item in limited_items(ds, spec.limit):
         for probe in spec.probes:
+            if probe == "N":
+                yield from _null_questions(item, spec)
+                continue
             if probe == "S" or not _asks(item, probe):
                 continue
-            protocols = ("pointwise",) if probe in ("P", "T") else spec.protocols
+            pointwise_only = probe in ("P", "T") or is_twin(item)
+            protocols = ("pointwise",) if pointwise_only else spec.protocols
             for protocol in protocols:
                 for cue in cues_for(item, probe, spec.cues):
                     for branch in _branches(protocol):
@@ -112,11 +131,31 @@ def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
                             yield _Question(item, probe, protocol, cue, branch, ctx, order)
 
 
+def _null_questions(item: AuditItem, spec: PlanSpec) -> Iterator[_Question]:
+    """Probe N: every pointwise P and J question of the item (whether or not P and J are
+    planned themselves), once per null kind. The presentation draw uses the real question's key,
+    so with --orders one each N question has its real twin when P/J run too."""
+    for asks in NULL_ASKS:
+        if not _asks(item, asks):
+            continue
+        for cue in cues_for(item, asks, spec.cues):
+            for branch in (0, 1):
+                key = f"{asks}|pointwise|{cue}|{branch}"
+                for ctx, order in presentations(item, "pointwise", spec.orders, spec.seed, key):
+                    for kind in NULL_KINDS:
+                        yield _Question(item, "N", "pointwise", cue, branch, ctx, order, asks, kind)
+
+
 def iter_instances(ds: Dataset, spec: PlanSpec) -> Iterator[Instance]:
     """Every instance except Staging (which needs the judge's P answers first), built one at a
     time in plan order: a runner streams them, so memory does not grow with the plan."""
     for q in _questions(ds, spec):
-        if q.probe == "J":
+        if q.probe == "N":
+            assert q.asks is not None and q.branch is not None
+            kind: NullKind = "noise" if q.null == "noise" else "silence"
+            clips = null_clips(spec.null_dir)
+            yield n_instance(ds, q.item, q.asks, kind, q.cue, q.order, q.branch, clips)
+        elif q.probe == "J":
             yield j_instance(ds, q.item, q.protocol, q.cue, q.order, q.branch, q.context_order)
         elif q.probe == "P":
             assert q.branch is not None

@@ -8,7 +8,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from paraudit.judges.prices import Price, estimate, load_prices
 from paraudit.judges.registry import load_judge
 from paraudit.judges.spec import JudgeSpec, parse_judge_spec
 from paraudit.protocols.instances import Instance
+from paraudit.protocols.null_probe import NULL_DIR
 from paraudit.runfolder import (
     CALLS,
     RESULTS,
@@ -278,6 +279,8 @@ class Runner:
                 )
                 self._check_plan(ds)
             self.spec = got.spec
+            if "N" in self.cfg.plan.probes:  # null clips live in the claimed folder from now on
+                self.cfg.plan = replace(self.cfg.plan, null_dir=str(out / NULL_DIR))
             judges = [loaded.get(s.label) or self.cfg.engine.load_judge(s) for s in got.judges]
             if got.history is not None:
                 record = self._record(ds, got.spec, judges)
@@ -379,7 +382,11 @@ class RunOutcome:
             statuses["unparsed"] += c["unparsed"]
             statuses["refused"] += c["refused"]
             statuses["error"] += c["errors"]
-            statuses["ok"] += c["n"] - c["unparsed"] - c["refused"] - c["errors"]
+            # probe N's "I can't hear anything" (absent from tables stored before N)
+            no_audio = c.get("no_audio", 0)
+            if no_audio:
+                statuses["no-audio"] = statuses.get("no-audio", 0) + no_audio
+            statuses["ok"] += c["n"] - c["unparsed"] - c["refused"] - c["errors"] - no_audio
         return cls(table, statuses, last_error, calls)
 
     def stored(self) -> dict[str, Any]:
@@ -412,7 +419,8 @@ def run_key(spec: RunSpec, plan: PlanSpec, judges: list[Judge]) -> str:
             "paraudit": __version__,
             "code": code_digest(),
             "spec": spec.as_dict(),
-            "plan": asdict(plan),
+            # where probe N's clips are stored is no part of the audit (calls key clips by hash)
+            "plan": {k: v for k, v in asdict(plan).items() if k != "null_dir"},
             "judges": [[j.judge_spec.head, j.params()] for j in judges],
         },
         sort_keys=True,

@@ -9,6 +9,7 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
+from paraudit.items.twins import MARK
 from paraudit.runfolder import read_rows
 
 
@@ -41,7 +42,10 @@ class CellTally:
         self._items: dict[tuple[str, str, str, str], set[str]] = defaultdict(set)
 
     def add(self, r: Mapping[str, Any]) -> None:
-        cell = (r["judge"], r["task"], r["probe"], r["protocol"])
+        # Invariance twins (items/twins.py) get their own line: their answers are the
+        # invariance audit's, not more items of the original set.
+        probe = f"{r['probe']} twins" if MARK in r["item_id"] else r["probe"]
+        cell = (r["judge"], r["task"], probe, r["protocol"])
         c = self._cells.get(cell)
         if c is None:
             c = self._cells[cell] = [0] * len(_TALLIES)
@@ -54,6 +58,7 @@ class CellTally:
         if status == "ok" and isinstance(r["pred"], str):
             c[5] += 1
             c[6] += r["pred"] in ("R1", "E1")
+        c[7] += status == "no-audio"
         self._items[cell].add(r["item_id"])
 
     def table(self) -> list[dict[str, Any]]:
@@ -61,7 +66,7 @@ class CellTally:
         status counts and items per cell, sorted by cell."""
         out = []
         for (judge, task, probe, protocol), c in sorted(self._cells.items()):
-            n, k, unparsed, refused, errors, choices, firsts = c
+            n, k, unparsed, refused, errors, choices, firsts, no_audio = c
             lo, hi = wilson_interval(k, n)
             out.append(
                 {
@@ -80,12 +85,15 @@ class CellTally:
                     "errors": errors,
                     "items": len(self._items[(judge, task, probe, protocol)]),
                     "first_pick_rate": firsts / choices if choices else None,
+                    "no_audio": no_audio,
                 }
             )
         return out
 
 
-_TALLIES = ("n", "correct", "unparsed", "refused", "errors", "choices", "first_picks")
+_TALLIES = (
+    "n", "correct", "unparsed", "refused", "errors", "choices", "first_picks", "no_audio",
+)  # fmt: skip
 
 
 def summary_table(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -9,7 +9,8 @@ A verdict follows the paper's diagnostic cascade (§1, §3.2–3.3), one `Step` 
 4. `components` — which of P, O, J fails, per cue (never pooled over cues), and do failures
    co-occur more than independent components would give?
 5. `behaviours` — habits that explain a score: position or order habits, deafness to the audio,
-   repeating the text-only choice, hearing only some turns.
+   repeating the text-only choice, hearing only some turns; and, from the calls' usage, audio
+   the provider did not count ("audio not delivered in N calls", `stats/delivery.py`).
 
 `diagnosis` is one name per verdict (the confusion matrix of `benchmarks/verdicts.py` counts
 these); `headline` is the one line the terminal and the report's first screen show.
@@ -100,6 +101,11 @@ class Behaviour(BaseModel):
         "ignores the audio",
         "repeats its text-only choice",
         "hears only some turns",
+        "audio not delivered",
+        "answers without audio",
+        # The invariance audit (stats/invariance.py), on a run over an invariance set:
+        "flips on irrelevant changes",
+        "not discriminating",
     ]
     text: str
     evidence: Estimate | None = None

@@ -9,10 +9,13 @@ labels, answer dicts) shared, and rebuilds each row as a dict only while a stati
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
+from paraudit.items.twins import MARK
 from paraudit.runfolder.rows import ResultRow, iter_rows
+from paraudit.stats.delivery import DeliveryTally
 
 FIELDS = (
     "item_id",
@@ -26,6 +29,8 @@ FIELDS = (
     "gold",
     "status",
     "correct",
+    "asks",
+    "null",
 )
 """What statistics read of a row, besides its judge and task (the group's)."""
 
@@ -57,7 +62,13 @@ class RowGroups:
 
     def __init__(self) -> None:
         self.groups: dict[tuple[str, str], GroupRows] = {}
+        self.twins: dict[tuple[str, str], GroupRows] = {}
+        """Rows of invariance twins (items/twins.py), kept out of `groups`: every statistic
+        but the invariance audit's is about the original items (stats/invariance.py)."""
         self._shared: dict[Any, Any] = {}
+        self.delivery = DeliveryTally()
+        """The audio-delivery check's tallies (stats/delivery.py): usage is read as rows
+        arrive and not kept."""
 
     def _share(self, value: Any) -> Any:
         """One object per distinct value (a million rows name a few thousand items and a
@@ -73,9 +84,10 @@ class RowGroups:
     def add(self, row: ResultRow, judge: str | None = None) -> None:
         judge = judge or row.judge
         key = (judge, row.task)
-        group = self.groups.get(key)
+        where = self.twins if MARK in row.item_id else self.groups
+        group = where.get(key)
         if group is None:
-            group = self.groups[key] = GroupRows(self._share(judge), self._share(row.task))
+            group = where[key] = GroupRows(self._share(judge), self._share(row.task))
         share = self._share
         group._rows.append(
             (
@@ -90,8 +102,11 @@ class RowGroups:
                 share(row.gold),
                 share(row.status),
                 row.correct,
+                row.asks,
+                row.null,
             )
         )
+        self.delivery.add(judge, row.task, row.status, row.usage, len(row.audio_sent_sha256))
 
     @property
     def judges(self) -> list[str]:
@@ -109,6 +124,13 @@ class RowGroups:
         """Every row as a dict (small runs, tests)."""
         for group in self:
             yield from group
+
+    def with_twins(self) -> Iterator[tuple[str, str, Iterable[dict[str, Any]]]]:
+        """(judge, task, original and twin rows) of every judge × task that has twins."""
+        for key in sorted(self.twins):
+            twins, original = self.twins[key], self.groups.get(key)
+            rows: Iterable[dict[str, Any]] = chain(original or (), twins)
+            yield twins.judge, twins.task, rows
 
 
 def read_groups(run_dir: Path) -> RowGroups:
@@ -134,4 +156,12 @@ def merge_runs(runs: Iterable[tuple[str, RowGroups]]) -> RowGroups:
             if seen[judge] > 1:
                 group.judge = judge = f"{judge} [{label}]"
             out.groups[(judge, task)] = group
+        for (judge, task), group in groups.twins.items():
+            if seen.get(judge, 0) > 1:
+                group.judge = judge = f"{judge} [{label}]"
+            out.twins[(judge, task)] = group
+        for judge in groups.judges:
+            if seen[judge] > 1:
+                groups.delivery.renamed(judge, f"{judge} [{label}]")
+        out.delivery.merge(groups.delivery)
     return out

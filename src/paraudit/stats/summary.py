@@ -36,23 +36,33 @@ judge × task:
   "human turn k" per index): P accuracy there and `chance`, what a deaf guesser scores there.
 - `order_dependence` (× cue): pointwise J accuracy in response order `ab`, in `ba`, and ab − ba.
 - `behaviour_by_cue` (× cue): audio sensitivity, J choice order consistency, J–T agreement.
+- `null_audio` (× asked probe P/J × null kind): probe N's confident and no-audio shares, its
+  agreement with the real-audio answers and the "answers without audio" flag
+  (`stats/null_audio.py`). N rows enter no other section.
 - `verdicts`: one per judge × task, the cascade (`stats/verdicts.py`, typed as
   `stats.model.Verdict`).
 - `intervals`: how many item-level intervals the summary holds.
+- `delivery`: per judge × task, the audio-delivery check (`stats/delivery.py`): calls that sent
+  audio, how many the provider's usage counts audio for, none or far too few (flagged), not
+  checked (no count in the usage), with the rate and its source.
 """
 
 from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.bootstrap import DEFAULT_B
+from paraudit.stats.delivery import DeliveryCell, tally_rows
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
+from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
+from paraudit.stats.null_audio import null_audio_cells
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
 from paraudit.stats.units import FIRST_LABELS, Row, chance_level, first_picks, turn_hits
@@ -73,6 +83,8 @@ SECTIONS = (
     "order_dependence",
     "behaviour_by_cue",
     "verdicts",
+    "delivery",
+    "null_audio",
 )
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
@@ -158,7 +170,11 @@ class _Group:
         # orders that happened to answer.
         incomplete: set[tuple[str, str, str, int | None, str]] = set()
         self.rows_seen = self.failed = 0
+        self.null_rows: list[Row] = []
         for r in self.rows:
+            if r["probe"] == "N":  # null audio: its own section (stats/null_audio.py)
+                self.null_rows.append(r)
+                continue
             self.rows_seen += 1
             probe, proto, cue, item, status = (
                 r["probe"],
@@ -492,14 +508,19 @@ def summarize(
 ) -> dict[str, Any]:  # fmt: skip
     """Every statistic of the report (see the module docstring for the schema)."""
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
-    for r in rows:
-        groups[(r["judge"], r["task"])].append(r)
-    return summarize_groups(
+    twins: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for r in rows:  # invariance twins only enter the invariance sections (stats/invariance.py)
+        (twins if MARK in r["item_id"] else groups)[(r["judge"], r["task"])].append(r)
+    raw = summarize_groups(
         [(judge, task, rs) for (judge, task), rs in sorted(groups.items())],
         replicates=replicates,
         seed=seed,
         permutations=permutations,
+        delivery=tally_rows(rows).cells(),
     )
+    with_twins = [(j, t, groups.get((j, t), []) + rs) for (j, t), rs in sorted(twins.items())]
+    attach(raw, invariance_sections(with_twins, replicates=replicates, seed=seed))
+    return raw
 
 
 def summarize_groups(
@@ -508,16 +529,18 @@ def summarize_groups(
     replicates: int = DEFAULT_B,
     seed: int = 0,
     permutations: int = PERMUTATIONS,
+    delivery: Mapping[tuple[str, str], DeliveryCell] | None = None,
 ) -> dict[str, Any]:
     """summarize() over rows given per judge × task (each group's rows are iterated twice and
-    may be rebuilt on each pass: stats/rowgroups.py keeps a million rows compact that way)."""
+    may be rebuilt on each pass: stats/rowgroups.py keeps a million rows compact that way).
+    `delivery`: the audio-delivery check per judge × task (RowGroups.delivery.cells())."""
     # The tallies allocate many small containers while hundreds of thousands of row dicts are
     # alive; the cyclic garbage collector would rescan all of them again and again (measured:
     # 2–3x the whole tally). Nothing here makes reference cycles, so it is paused meanwhile.
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _summarize(groups, replicates, seed, permutations)
+        return _summarize(groups, replicates, seed, permutations, delivery or {})
     finally:
         if paused:
             gc.enable()
@@ -525,7 +548,7 @@ def summarize_groups(
 
 def _summarize(
     groups: Iterable[tuple[str, str, Iterable[Row]]], replicates: int, seed: int,
-    permutations: int,
+    permutations: int, delivery: Mapping[tuple[str, str], DeliveryCell],
 ) -> dict[str, Any]:  # fmt: skip
     out: dict[str, Any] = {s: [] for s in SECTIONS}
     intervals = 0
@@ -534,6 +557,7 @@ def _summarize(
         judges.add(judge)
         g = _Group(judge, task, rs, seed, permutations)
         g.tally()
+        nulls = null_audio_cells(judge, task, g.null_rows, rs, replicates=replicates, seed=seed)
         accuracy = g.accuracy()
         gaps, cues, staging = g.differences()
         order_dep = g.order_dependence()
@@ -569,6 +593,8 @@ def _summarize(
             order_gap={d["cue"]: d for d in order_dep},
             turn_positions=dict(by_position),
             failed_calls=(g.failed, g.rows_seen),
+            delivery=delivery.get((judge, task)),
+            null_audio=nulls,
         )
         out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
         out["accuracy"] += accuracy
@@ -583,6 +609,9 @@ def _summarize(
         out["perception_positions"] += positions
         out["order_dependence"] += order_dep
         out["behaviour_by_cue"] += rates["behaviour_by_cue"]
+        if (judge, task) in delivery:
+            out["delivery"].append(delivery[(judge, task)].model_dump(mode="json"))
+        out["null_audio"] += nulls
     return {
         "schema": SCHEMA,
         "judges": sorted(judges),

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import Estimate, Verdict
 
 SCHEMA = "paraudit.summary/3"
@@ -257,6 +258,59 @@ class BehaviourByCue(_Cell):
     j_t_agreement: Share
 
 
+class NullAudioCell(_Cell):
+    """Probe N for one asked probe (P, J) × null kind (silence, noise): `stats/null_audio.py`."""
+
+    asks: str
+    null: str
+    answers: int
+    """N questions that did not fail (the shares' denominator)."""
+    no_audio_replies: int
+    unparsed: int
+    refused: int
+    errors: int
+    pairs: int
+    """N questions whose real-audio twin was answered (agreement's denominator)."""
+    confident: Share
+    """Share of answers naming a valid label."""
+    no_audio: Share
+    """Share of no-audio outcomes ("I can't hear anything")."""
+    agreement: Share
+    """Share of N answers equal to the real-audio answer of the same question."""
+    answers_without_audio: bool
+    """agreement's 95 % lower bound above ¾ (the rule: stats/null_audio.py)."""
+
+
+class InvarianceFlip(_Cell):
+    """The invariance audit for one change (variants pooled) or one variant
+    (stats/invariance.py): how often the J choice flips, beside how often it follows the
+    emotion."""
+
+    change: str
+    """'voice', 'loudness', … (pooled) or a variant such as 'voice-up'."""
+    variants: list[str]
+    pooled: bool
+    pairs: int
+    """(original, twin) answer pairs, both parsed."""
+    flipped: int
+    flip_rate: Share
+    sensitivity: Share
+    """Share of (item, cue, order) whose J choice differs between the branches."""
+    sensitivity_minus_flip: Share
+    flips: bool
+    """The 'flips on C changes' rule fired."""
+    not_discriminating: bool
+
+
+class VoiceAccuracy(_Cell):
+    """Pointwise J accuracy per voice: the originals and each voice twin (fairness)."""
+
+    voice: str
+    n: int
+    correct: int
+    accuracy: Share
+
+
 class Bootstrap(_Record):
     replicates: int
     seed: int
@@ -293,8 +347,16 @@ class Summary(_Record):
     order_dependence: list[OrderDependence]
     behaviour_by_cue: list[BehaviourByCue]
     verdicts: list[Verdict]
+    delivery: list[DeliveryCell] = Field(default_factory=list)
+    """The audio-delivery check per judge × task (`stats/delivery.py`; absent in summaries
+    written before it existed)."""
+    null_audio: list[NullAudioCell] = Field(default_factory=list)
+    """Probe N's cells (absent in summaries written before it)."""
     runs: list[str] | None = None
     """The run folders the report read (written by `paraudit report`)."""
+    invariance: list[InvarianceFlip] = Field(default_factory=list)
+    """Runs on an invariance set only (`build invariance`): flip rates per change."""
+    invariance_voices: list[VoiceAccuracy] = Field(default_factory=list)
 
     @classmethod
     def of(cls, raw: dict[str, Any]) -> Summary:

@@ -74,6 +74,19 @@ def turn_text(heard: list[dict[str, Any]], turns: list[dict[str, Any]]) -> str:
     return f"hears only the {names} human turn{plural} (P by turn position: {by})"
 
 
+def null_audio_text(flagged: list[dict[str, Any]]) -> str:
+    """The "answers without audio" behaviour (stats/null_audio.py): the flagged cells."""
+    cells = ", ".join(
+        f"{c['asks']} on {c['null']} {pct(c['agreement']['rate'])} "
+        f"[{ci(Estimate(**c['agreement']))}], {pct(c['confident']['rate'])} confident"
+        for c in flagged
+    )
+    return (
+        "answers without audio: with the context replaced by null audio it gives the answers it "
+        f"gives on the real audio ({cells} agreement; a judge that hears agrees ½)"
+    )
+
+
 def _why(
     diagnosis: str,
     rec: Step,
@@ -98,7 +111,11 @@ def _why(
             return pos[0].text
     wanted = {
         "order-dependent": ("order-dependent",),
-        "ignores the audio": ("ignores the audio", "repeats its text-only choice"),
+        "ignores the audio": (
+            "ignores the audio",
+            "repeats its text-only choice",
+            "answers without audio",
+        ),
         "hears only some turns": ("hears only some turns",),
     }.get(diagnosis, ())
     for kind in wanted:
@@ -143,3 +160,34 @@ def headline(
         return f"Usable natively but not reliable ({jt}): {tail}."
     level = native.outcome
     return f"Not usable natively ({jt}, {level}): {_why(diagnosis, rec, cue, here, habits)}."
+
+
+def delivery_text(flagged: int, detail: str) -> str:
+    """The audio-delivery behaviour: how many calls, and what the usage showed."""
+    return f"audio not delivered in {flagged:,} call{'s' * (flagged != 1)} ({detail})"
+
+
+CHANGE_WORDS = {
+    "voice": "voice",
+    "loudness": "loudness",
+    "rate": "speaking-rate",
+    "noise": "light-noise",
+    "samplerate": "sample-rate",
+}
+
+
+def flips_text(change: str, flip: Estimate, sensitivity: Estimate) -> str:
+    """'flips on loudness changes 38 %' and what the relevant change moves, for comparison."""
+    word = CHANGE_WORDS.get(change, change)
+    return (
+        f"flips on {word} changes {pct(flip.rate)} (CI {ci(flip)}; its choice follows the "
+        f"emotion in {pct(sensitivity.rate)} of branch pairs)"
+    )
+
+
+def not_discriminating_text(change: str, flip: Estimate, sensitivity: Estimate) -> str:
+    word = CHANGE_WORDS.get(change, change)
+    return (
+        f"not discriminating: changes its choice on {word} changes ({pct(flip.rate)}) about as "
+        f"often as when the emotion changes ({pct(sensitivity.rate)})"
+    )

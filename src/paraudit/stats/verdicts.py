@@ -19,7 +19,7 @@ prompts are the same words with different right answers).
    failure mode; otherwise "failures look independent: no systematic failure mode".
 5. Behaviours at the native cue — position bias either way, order dependence (right in one
    response order only), ignoring the audio, repeating the text-only choice, hearing only some
-   human turns.
+   human turns, answering without audio (probe N: stats/null_audio.py).
 
 The diagnosis (one name) takes the first that applies: no answers → reliable → usable (with or
 without a systematic failure mode) → recoverable only in pairwise → works only when cued → a
@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import (
     Behaviour,
     ComponentsAtCue,
@@ -40,10 +41,12 @@ from paraudit.stats.model import (
     Step,
     Verdict,
 )
+from paraudit.stats.null_audio import null_behaviour
 from paraudit.stats.state_section import over_represented
 from paraudit.stats.verdict_text import (
     ci,
     components_text,
+    delivery_text,
     headline,
     pct,
     turn_text,
@@ -120,6 +123,10 @@ class Evidence:
     turn_positions: dict[str, list[Section]] = field(default_factory=dict)
     """cue → per human-turn position P accuracy (first / middle / last)."""
     failed_calls: tuple[int, int] = (0, 0)
+    delivery: DeliveryCell | None = None
+    """The audio-delivery check of this judge × task (stats/delivery.py), when it ran."""
+    null_audio: list[Section] = field(default_factory=list)
+    """Probe N's cells (stats/null_audio.py), each with `answers_without_audio`."""
 
     def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
         a = self.accuracy.get((probe, protocol, cue))
@@ -328,7 +335,22 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
         ]  # fmt: skip
         if heard and unheard:
             out.append(Behaviour(kind="hears only some turns", text=turn_text(heard, turns)))
+    blind = null_behaviour(ev.null_audio)
+    if blind is not None:
+        out.append(blind)
     return out
+
+
+def delivery_behaviours(ev: Evidence) -> list[Behaviour]:
+    """'audio not delivered in N calls' when any call that sent audio came back with no (or
+    far too few) audio counted (the rule: stats/delivery.py). Calls whose usage holds no count
+    are not checked, so a judge that reports no usage never shows it."""
+    d = ev.delivery
+    if d is None or not d.flagged:
+        return []
+    share = Estimate(rate=d.flagged / d.checked if d.checked else None)
+    return [Behaviour(kind="audio not delivered", evidence=share,
+                      text=delivery_text(d.flagged, d.text))]  # fmt: skip
 
 
 def _diagnosis(
@@ -358,6 +380,7 @@ def _diagnosis(
         ("order-dependent", "order-dependent"),
         ("ignores the audio", "ignores the audio"),
         ("repeats its text-only choice", "ignores the audio"),
+        ("answers without audio", "ignores the audio"),
         ("hears only some turns", "hears only some turns"),
     ):
         if kind in kinds:
@@ -381,7 +404,7 @@ def verdict(ev: Evidence) -> Verdict:
     rec = recoverable_step(ev, cue, native)
     cued = cue_step(ev, cue, native)
     comps = components(ev)
-    habits = behaviours(ev, cue)
+    habits = behaviours(ev, cue) + delivery_behaviours(ev)
     diagnosis = _diagnosis(native, rec, cued, comps, habits)
     here = next((c for c in comps if c.cue == cue), None)
     steps = [native.text, rec.text if rec.ran else "", cued.text if cued.ran else ""]
@@ -401,6 +424,10 @@ def verdict(ev: Evidence) -> Verdict:
     j = native.evidence.get("J")
     kind = "no answers" if not native.ran else _level(j or Estimate(), 0.5)
     group = PATTERN_GROUP.get(here.pattern) if here else None
+    head = headline(diagnosis, native, rec, cued, here, habits, reliable_low=RELIABLE_LOW)
+    lost = [h for h in habits if h.kind == "audio not delivered"]
+    if lost:  # every figure above may rest on blind answers: the first line says so
+        head += f" {lost[0].text[0].upper()}{lost[0].text[1:]}."
     return Verdict(
         judge=ev.judge,
         task=ev.task,
@@ -408,7 +435,7 @@ def verdict(ev: Evidence) -> Verdict:
         small_sample=small,
         failed_calls=failed,
         diagnosis=diagnosis,
-        headline=headline(diagnosis, native, rec, cued, here, habits, reliable_low=RELIABLE_LOW),
+        headline=head,
         native=native,
         recoverable=rec,
         cue=cued,
@@ -419,3 +446,26 @@ def verdict(ev: Evidence) -> Verdict:
         group=group,
         j_accuracy=j,
     )
+
+
+def invariance_behaviours(records: list[dict[str, Any]]) -> list[Behaviour]:
+    """The invariance audit's habits for one judge × task (its per-change records from
+    stats/invariance.py, variants pooled): each change it flips on, then — once — whether it
+    is not discriminating (named with the change it flips on most)."""
+    from paraudit.stats.verdict_text import flips_text, not_discriminating_text
+
+    out: list[Behaviour] = []
+    pooled = [r for r in records if r["pooled"]]
+    for r in sorted(pooled, key=lambda r: -(r["flip_rate"]["rate"] or 0.0)):
+        if r["flips"]:
+            flip, sens = Estimate(**r["flip_rate"]), Estimate(**r["sensitivity"])
+            out.append(Behaviour(kind="flips on irrelevant changes", evidence=flip, probes=["J"],
+                                 text=flips_text(r["change"], flip, sens)))  # fmt: skip
+    blind = [r for r in pooled if r["not_discriminating"]]
+    if blind:
+        r = max(blind, key=lambda r: r["flip_rate"]["rate"] or 0.0)
+        flip, sens = Estimate(**r["flip_rate"]), Estimate(**r["sensitivity"])
+        out.append(Behaviour(kind="not discriminating", probes=["J"],
+                             evidence=Estimate(**r["sensitivity_minus_flip"]),
+                             text=not_discriminating_text(r["change"], flip, sens)))  # fmt: skip
+    return out

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 
 def make_builtin(spec: str, s: Spec) -> Judge:
+    from paraudit.judges.builtin.drops_audio import DropsAudioJudge
     from paraudit.judges.builtin.prosody import ProsodyJudge
     from paraudit.judges.builtin.simple import FirstJudge, RandomJudge, TranscriptJudge
     from paraudit.judges.registry import BUILTIN_MODELS, _did_you_mean
@@ -21,6 +22,7 @@ def make_builtin(spec: str, s: Spec) -> Judge:
         "first": FirstJudge,
         "transcript": TranscriptJudge,
         "prosody": ProsodyJudge,
+        "drops-audio": DropsAudioJudge,
     }
     if s.model not in table:
         raise ParauditError(

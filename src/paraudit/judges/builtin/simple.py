@@ -7,11 +7,18 @@ import random
 import re
 from typing import Any
 
+import soundfile as sf
+
 from paraudit.judges.base import Reply
 from paraudit.judges.builtin.common import BuiltinJudge, prompt_hash, reply_json
 from paraudit.judges.spec import LOCAL_OPTIONS, JudgeSpec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import Question
+from paraudit.qc.acoustics import clean_pitch
+
+MIN_VOICED_FRAMES = 5
+"""Voiced pitch frames (10 ms) a context clip needs to count as speech for ?hears=speech."""
+RESPONSES = frozenset({"R1", "R2"})
 
 
 class RandomJudge(BuiltinJudge):
@@ -59,12 +66,20 @@ class TranscriptJudge(BuiltinJudge):
     hashes them too. Without them every J question of a cell would hash alike and get the same
     position (always R1): a deaf judge would read as position-biased. The words are the same in
     both branches and both orders, so the tie stays deaf to the audio and to the order.
+
+    With `?hears=speech` it first checks that the context clips hold speech (Praat finds voiced
+    frames in at least one) and, when none does (null audio: silence, speech-shaped noise),
+    says it cannot hear anything instead of answering: the honest transcript reader.
     """
+
+    accepts = LOCAL_OPTIONS["builtin:transcript"]
 
     def __init__(self, spec: str | JudgeSpec, options: dict[str, str] | None = None) -> None:
         super().__init__(spec, options)
         self.words: dict[str, str] = {}
         """clip sha256 → its transcript (from `calibrate`; unknown clips read as no words)."""
+        self.checks_speech = self.judge_spec.options.get("hears") == "speech"
+        self._voiced: dict[str, bool] = {}
 
     def calibrate(self, dataset: Any) -> None:
         for item in dataset.items:
@@ -73,7 +88,22 @@ class TranscriptJudge(BuiltinJudge):
                     self.words[_sha_of(rel)] = turn.text
                 self.words[_sha_of(br.response.audio)] = br.response.text
 
+    def _voiced_clip(self, part: AudioPart) -> bool:
+        got = self._voiced.get(part.sha256)
+        if got is None:
+            x, rate = sf.read(str(part.path), dtype="float64", always_2d=True)
+            _, f0 = clean_pitch(x.mean(axis=1), int(rate))
+            got = self._voiced[part.sha256] = int(f0.size) >= MIN_VOICED_FRAMES
+        return got
+
+    def _hears_speech(self, prompt: Prompt, q: Question) -> bool:
+        audio = [p for p in prompt if isinstance(p, AudioPart)]
+        context = [a for role, a in zip(q.clips, audio, strict=True) if role.role not in RESPONSES]
+        return not context or any(self._voiced_clip(a) for a in context)
+
     def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
+        if self.checks_speech and not self._hears_speech(prompt, q):
+            return Reply("I can't hear anything in the audio: there is no speech to judge.")
         user = " ".join(t.transcript for t in q.context)
         responses = {k: v for k, v in q.options.items() if k in ("R1", "R2") and v}
         words = set(_WORD.findall(user.lower()))

@@ -1,0 +1,124 @@
+"""QC of an invariance twin: did the change alter its one property and leave the emotion's
+prosody as the build's QC accepted it?
+
+The build's checks (qc/verify.py, qc/rules.py) measure a clip against a neutral rendering of the
+same text and voice; a dataset keeps no neutral renderings, so a twin is measured against the
+clip it was made from, with the same Praat measurements (qc/acoustics.measure). A twin passes
+when the changed property moved as documented and every other cue the emotion rules read —
+median pitch, pitch range, loudness, speaking rate, end level, longest pause — stayed within a
+tolerance of the original, so the emotion the original was accepted for still reads. The
+tolerances sit below the changes the emotion profiles make (pitch ≥ 3 st, range ≥ 2.5 st, end
+rise 4–5 st, loudness ≥ 2 dB for every emotion but neutral) and above what Praat's medians
+wander on an unchanged clip (range and end level move by up to ~2 st under PSOLA alone on the
+bundled low voice, measured on the starter set).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from paraudit.qc.acoustics import ProsodyFeatures, measure
+
+PITCH_TOL_ST = 1.0
+"""An unchanged median pitch may move this much (Praat's median wanders by a few tenths)."""
+VOICE_TOL_ST = 1.5
+RANGE_TOL_ST = 2.5
+LOUDNESS_TOL_DB = 1.5
+GAIN_TOL_DB = 0.5
+RATE_TOL = 0.05
+"""Relative speaking-rate tolerance; the rate variants must land within it of their target."""
+END_LEVEL_TOL_ST = 2.5
+PAUSE_TOL_S = 0.15
+MIN_SNR_DB = 27.0
+
+
+@dataclass(frozen=True)
+class TwinCheck:
+    """One twin clip against its original: accepted, and the measured changes."""
+
+    accepted: bool
+    reasons: tuple[str, ...]
+    failed: tuple[str, ...]
+    """The names of the failed measures (e.g. 'pitch range'), for the card's counts."""
+    pitch_st: float
+    range_st: float
+    loudness_db: float
+    rate_ratio: float
+    end_level_st: float
+    pause_s: float
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "accepted": self.accepted,
+            "reasons": list(self.reasons),
+            **{
+                k: round(float(getattr(self, k)), 3)
+                for k in ("pitch_st", "range_st", "loudness_db", "rate_ratio", "end_level_st",
+                          "pause_s")
+            },
+        }  # fmt: skip
+
+
+def _st(a: float, b: float) -> float:
+    return 12 * math.log2(a / b) if a > 0 and b > 0 else math.nan
+
+
+def compare(
+    original: ProsodyFeatures, twin: ProsodyFeatures, change: str, params: dict[str, object]
+) -> TwinCheck:
+    """The rule, on measured features (see the module docstring)."""
+    pitch = _st(twin.f0_median_hz, original.f0_median_hz)
+    rng = twin.f0_range_st - original.f0_range_st
+    loud = twin.rms_db - original.rms_db
+    ratio = twin.syllable_rate / original.syllable_rate if original.syllable_rate > 0 else math.nan
+    end = twin.end_level_st - original.end_level_st
+    pause = twin.longest_pause_s - original.longest_pause_s
+    want_pitch = float(params.get("pitch_median_st", 0.0))  # type: ignore[arg-type]
+    want_gain = float(params.get("gain_db", 0.0))  # type: ignore[arg-type]
+    want_rate = float(params.get("rate_factor", 1.0))  # type: ignore[arg-type]
+    reasons: list[str] = []
+    failed: list[str] = []
+
+    def within(name: str, value: float, target: float, tol: float, unit: str) -> None:
+        if not math.isfinite(value) or abs(value - target) > tol:
+            failed.append(name)
+            reasons.append(f"{name} {value:+.2f} {unit}, expected {target:+.2f} ± {tol:g}")
+
+    within("pitch", pitch, want_pitch, VOICE_TOL_ST if change == "voice" else PITCH_TOL_ST, "st")
+    within("pitch range", rng, 0.0, RANGE_TOL_ST, "st")
+    within(
+        "loudness", loud, want_gain, GAIN_TOL_DB if change == "loudness" else LOUDNESS_TOL_DB, "dB"
+    )
+    within("rate", ratio, want_rate, RATE_TOL * want_rate, "×")
+    within("end level", end, 0.0, END_LEVEL_TOL_ST, "st")
+    # A slower twin's pauses lengthen with it: the tolerance scales with the duration change.
+    within("longest pause", pause, original.longest_pause_s * (1 / want_rate - 1), PAUSE_TOL_S, "s")
+    return TwinCheck(
+        not reasons, tuple(reasons), tuple(failed), pitch, rng, loud, ratio, end, pause
+    )
+
+
+def check_twin(
+    original: np.ndarray,
+    rate: int,
+    twin: np.ndarray,
+    twin_rate: int,
+    text: str,
+    change: str,
+    params: dict[str, object],
+    *,
+    measured_snr_db: float | None = None,
+) -> TwinCheck:
+    """Measure both clips and apply `compare`; an added-noise twin must also keep its SNR."""
+    c = compare(measure(original, rate, text), measure(twin, twin_rate, text), change, params)
+    if measured_snr_db is not None and measured_snr_db < MIN_SNR_DB:
+        reasons = (*c.reasons, f"SNR {measured_snr_db:.1f} dB < {MIN_SNR_DB:g} dB")
+        failed = (*c.failed, "SNR")
+        return TwinCheck(False, reasons, failed, *(getattr(c, k) for k in _FIGURES))
+    return c
+
+
+_FIGURES = ("pitch_st", "range_st", "loudness_db", "rate_ratio", "end_level_st", "pause_s")
