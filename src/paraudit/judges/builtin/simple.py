@@ -61,11 +61,12 @@ class TranscriptJudge(BuiltinJudge):
     without a transcript fall back to a hash of the words it reads). Both branches share the words,
     so on a valid item set it must sit at chance.
 
-    An audio question (J, P) shows no words, only clips; `calibrate` gives it each clip's words
-    from the dataset (a perfect speech recogniser, as for builtin:prosody), and the tie-break
-    hashes them too. Without them every J question of a cell would hash alike and get the same
-    position (always R1): a deaf judge would read as position-biased. The words are the same in
-    both branches and both orders, so the tie stays deaf to the audio and to the order.
+    A J question shows no words, only clips; `calibrate` gives it each clip's words from the
+    dataset (a perfect speech recogniser, as for builtin:prosody), and the tie-break hashes the
+    two responses' words too. Without them every J question of a cell would hash alike and get
+    the same position (always R1): a deaf judge would read as position-biased. The responses'
+    words are the same in both branches, both orders and under null audio (probe N keeps the
+    responses), so the tie stays deaf to the audio and to the order.
 
     With `?hears=speech` it first checks that the context clips hold speech (Praat finds voiced
     frames in at least one) and, when none does (null audio: silence, speech-shaped noise),
@@ -108,9 +109,15 @@ class TranscriptJudge(BuiltinJudge):
         responses = {k: v for k, v in q.options.items() if k in ("R1", "R2") and v}
         words = set(_WORD.findall(user.lower()))
         # Ties are broken by a hash of what it reads — never the emotion labels, so they
-        # cannot leak in, and never the audio: a clip counts by its words, sorted, so the two
-        # renderings of an item and the two orders of its responses hash alike.
-        heard = sorted(self.words.get(p.sha256, "") for p in prompt if isinstance(p, AudioPart))
+        # cannot leak in, and never the audio: only the response clips count, by their words,
+        # sorted, so the two renderings of an item, the two orders of its responses and a
+        # null-audio context (probe N replaces the context clips only) all hash alike.
+        audio = [p for p in prompt if isinstance(p, AudioPart)]
+        heard = sorted(
+            self.words.get(a.sha256, "")
+            for role, a in zip(q.clips, audio, strict=True)
+            if role.role in RESPONSES
+        )
         seen = [
             q.probe,
             q.protocol,
