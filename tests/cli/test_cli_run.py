@@ -129,7 +129,7 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
     # words) answer the same without audio; the coin and the acoustic judge do not.
     null = {(c["judge"], c["asks"], c["null"]): c["answers_without_audio"]
             for c in summary["null_audio"] if c["task"] == "single-turn-emotions"}  # fmt: skip
-    assert len(null) == 4 * 2 * 2
+    assert len(null) == 5 * 2 * 2  # four judges and prosody joined × asks × null kinds
     for (judge, _, _), flagged in null.items():
         assert flagged == (judge in ("builtin:first", "builtin:transcript")), judge
     assert "null audio (probe N): answers without audio: builtin:first" in out
@@ -137,11 +137,12 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
     for task in ("single-turn-emotions", "positional-emotion"):
         first, words = verdicts[("builtin:first", task)], verdicts[("builtin:transcript", task)]
         assert first["kind"] == "at chance" and first["diagnosis"] == "position-biased", first
-        # The words alone: deaf to the audio, and (its tie-break ends on R1) a first-option
-        # habit on J too, which then is the diagnosis; deafness is named either way.
-        assert words["kind"] == "at chance", words
-        assert words["diagnosis"] in ("ignores the audio", "position-biased"), words
-        assert "ignores the audio" in {b["kind"] for b in words["behaviours"]}, words
+        # The words alone: deaf to the audio. Its J ties are broken per item (by the item's
+        # words), not always towards R1, so no J position habit stands in for the deafness
+        # (its positional P answers, E1 for every turn, are a habit listed on P only).
+        assert words["kind"] == "at chance" and words["diagnosis"] == "ignores the audio", words
+        habits = [b for b in words["behaviours"] if b["kind"] == "position-biased"]
+        assert all("J" not in b["probes"] for b in habits), words
         # A guessing judge is never reliable nor given a systematic failure mode (its steps
         # decide at 99 %, so a named skill is rare; which audits depends on the bytes it hashes).
         v = verdicts[("builtin:random", task)]
@@ -149,6 +150,18 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
     # The prosody judge hears the single-turn cue: above chance natively.
     prosody = verdicts[("builtin:prosody", "single-turn-emotions")]
     assert prosody["kind"] == "above chance" and prosody["j_accuracy"]["ci_low"] > 0.5, prosody
+    # The same judge with its clips joined: it cuts the parts out of the joined clip again,
+    # so joining changes none of its J answers, and the demo and the report say so.
+    joined = json.loads((tmp_path / "demo" / "report" / "joined.json").read_text())
+    assert {(r["task"], t["protocol"]) for r in joined for t in r["j"]} == {
+        (task, p) for task in ("single-turn-emotions", "positional-emotion")
+        for p in ("pointwise", "pairwise")
+    }  # fmt: skip
+    assert all(t["delta"] == 0 and not t["changes"] for r in joined for t in r["j"]), joined
+    assert "clips separate → joined, builtin:prosody" in out and "no change in J" in out
+    assert "Harness: the same judge" in (tmp_path / "demo" / "report" / "report.html").read_text()
+    sent = [r for r in rows if r["judge"] == "builtin:prosody?clips=joined" and r["probe"] == "J"]
+    assert sent and all(r["usage"]["joined"]["clips"] == "joined" for r in sent)
 
 
 def _run80(*args: str) -> tuple[int, str]:

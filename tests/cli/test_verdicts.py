@@ -86,7 +86,8 @@ def test_demo_ends_with_one_verdict_per_judge_and_task(tiny_dataset: Path, tmp_p
     assert code == 0, text
     summary = json.loads((out / "report" / "summary.json").read_text())
     headlines = stored_headlines(summary)
-    assert len(headlines) == len(summary["verdicts"]) == 4 * 2  # four judges × two tasks
+    # Four judges and builtin:prosody again with its clips joined, × two tasks.
+    assert len(headlines) == len(summary["verdicts"]) == 5 * 2
     lines = text.splitlines()
     start = next(n for n, line in enumerate(lines) if line.startswith("verdicts ("))
     end = next(n for n, line in enumerate(lines) if line.startswith("✓ diagnostic report → "))
@@ -94,6 +95,9 @@ def test_demo_ends_with_one_verdict_per_judge_and_task(tiny_dataset: Path, tmp_p
     null = next(n for n, line in enumerate(lines) if line.startswith("null audio (probe N): "))
     assert start < null < end and "answers without audio: builtin:first" in text
     entries = [line for line in lines[start + 1 : null] if not line.startswith("    ")]
+    # ... then the same prosody judge with its clips separate vs joined.
+    joined = next(n for n, line in enumerate(lines) if line.startswith("clips separate → joined"))
+    assert null < joined < end and "no change in J" in lines[end - 1], lines[joined:end]
     assert entries == [h[: len(e)] for h, e in zip(headlines, entries, strict=True)]
     assert str(out / "report" / "report.html") in "".join(lines[end:])  # the last thing said
     assert all(len(line) <= 80 for line in lines[start:end])

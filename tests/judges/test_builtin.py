@@ -6,7 +6,9 @@ import asyncio
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from paraudit.items.dataset import load_dataset
@@ -72,3 +74,80 @@ def test_builtins_refuse_a_call_without_the_question(tiny_dataset: Path) -> None
     inst = plan_instances(load_dataset(tiny_dataset), PLAN)[0]
     with pytest.raises(FatalJudgeError, match="structured question"):
         asyncio.run(judge.generate(inst.prompt))
+
+
+def test_transcript_judge_breaks_j_ties_by_item_not_by_position(tmp_path: Path) -> None:
+    """The words-only judge hears no J clip: its pick is one position per item (hashed from the
+    item's words), the same for both renderings and both response orders — deaf and order-blind
+    — but not the same position for every item, so no cell reads as position-biased."""
+    from tests.annotate.conftest import make_many
+
+    make_many(tmp_path / "ds", tmp_path / "tones", 40)
+    plan = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
+    insts = plan_instances(load_dataset(tmp_path / "ds"), plan)
+    picks: dict[str, set[str]] = {}
+    for inst, raw in zip(insts, _ask("builtin:transcript", insts, tmp_path / "ds"), strict=True):
+        picks.setdefault(inst.item_id, set()).add(json.loads(raw)["pred"])
+    assert len(picks) == 40 and all(len(p) == 1 for p in picks.values()), picks
+    first = sum(p == {"R1"} for p in picks.values()) / len(picks)
+    assert 0.25 <= first <= 0.75, first  # 40 fair coins: outside this 1 time in 400
+
+
+def test_prosody_judge_hears_joined_clips_as_it_hears_them_separately(tiny_dataset: Path) -> None:
+    """`?clips=joined`: the prosody judge gets one joined clip and cuts the parts out again at
+    the joining record's offsets; joining loses no sample it reads, so every answer is the
+    separate judge's, each joined call records its joining, and no joined file is left."""
+    insts = plan_instances(load_dataset(tiny_dataset), PLAN)
+    joined = load_judge("builtin:prosody?clips=joined")
+    assert joined.label == "builtin:prosody?clips=joined"
+    joined.calibrate(load_dataset(tiny_dataset))
+
+    async def go() -> list[Any]:
+        return [await joined.generate(i.prompt, sample=0, question=i.question) for i in insts]
+
+    replies = asyncio.run(go())
+    assert [r.text for r in replies] == _ask("builtin:prosody", insts, tiny_dataset)
+    many = [(i, r) for i, r in zip(insts, replies, strict=True) if len(i.question.clips) >= 2]
+    assert many and all(r.usage["joined"]["clips"] == "joined" for _, r in many)
+    for inst, r in many:
+        info = r.usage["joined"]
+        assert len(info["parts_s"]) == len(inst.question.clips)
+        gaps = info["marker_gap_s"] * len(info["parts_s"]) + info["pause_s"] * (
+            len(info["parts_s"]) - 1
+        )
+        want = sum(info["parts_s"]) + sum(info["markers_s"]) + gaps
+        assert abs(info["joined_s"] - want) < 2 / info["sample_rate"] * len(info["parts_s"])
+    assert all("joined" not in r.usage for i, r in zip(insts, replies, strict=True)
+               if len(i.question.clips) < 2)  # fmt: skip
+    left = joined._joined_dir  # type: ignore[attr-defined]
+    assert left is not None and not any(Path(left.name).iterdir())
+
+
+def test_prosody_judge_cuts_what_the_joined_clip_holds(
+    tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cuts are measured afresh from the joined clip, not looked up by the original
+    clip: a record that misplaces the parts changes what the judge hears."""
+    from paraudit.judges.builtin import prosody
+
+    insts = [
+        i
+        for i in plan_instances(load_dataset(tiny_dataset), PLAN)
+        if i.probe == "J" and len(i.question.clips) >= 3
+    ]
+    judge = load_judge("builtin:prosody?clips=joined")
+    judge.calibrate(load_dataset(tiny_dataset))
+    parts, info = judge._unjoin(insts[0].prompt)  # type: ignore[attr-defined]
+    assert info is not None and all(p.sha256.startswith("cut:") for p in parts)
+    real = [judge._feature(p.path, p.sha256) for p in parts]  # type: ignore[attr-defined]
+    original = [
+        judge._feature(p.path, p.sha256)  # type: ignore[attr-defined]
+        for p in insts[0].prompt
+        if isinstance(p, prosody.AudioPart)
+    ]
+    assert all(np.allclose(a, b) for a, b in zip(real, original, strict=True))
+    shifted = replace(info, marker_gap_s=info.marker_gap_s + 0.2)
+    real_join = prosody.join_prompt
+    monkeypatch.setattr(prosody, "join_prompt", lambda p, f=None: (real_join(p, f)[0], shifted))
+    moved, _ = judge._unjoin(insts[0].prompt)  # type: ignore[attr-defined]
+    assert [p.sha256 for p in moved] != [p.sha256 for p in parts]

@@ -38,3 +38,32 @@ def test_paraudit_judges_shows_the_notes() -> None:
     assert "openai:gpt-audio-mini (deprecated)" in flat
     assert "desta" in flat and "git clone https://github.com/kehanlu/DeSTA2.5-Audio" in flat
     assert "scaffold" in flat
+
+
+def test_every_model_the_readme_names_for_a_paper_judge_is_catalogued() -> None:
+    """The paper's hosted judges each carry what the provider's pages said (README table)."""
+    from paraudit.judges.catalogue import BY_MODEL, CHECKED
+
+    for model in (
+        "openai:gpt-audio",
+        "openai:gpt-4o-audio-preview",
+        "openai:gpt-audio-mini",
+        "openai:gpt-4o-mini-audio-preview",
+        "gemini:gemini-2.5-pro",
+        "gemini:gemini-2.5-flash",
+        "gemini:gemini-3-pro-preview",
+        "gemini:gemini-3-flash-preview",
+    ):
+        assert BY_MODEL[model].status in ("current", "deprecated", "shut down"), model
+    assert CHECKED
+    # Not current: a note at run time (for the provider's endpoint only).
+    assert "shutdown" in (model_note("gemini", "gemini-3-pro-preview", None) or "")
+    assert "could not be read" in (model_note("gemini", "gemini-2.5-pro", None) or "")
+    assert model_note("gemini", "gemini-3-flash-preview", None) is None
+
+
+def test_a_gemini_judge_is_built_with_the_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("google.genai", reason="the 'gemini' extra is not installed")
+    monkeypatch.setenv("GEMINI_API_KEY", "test-not-a-key")
+    assert any("March 9, 2026" in n for n in load_judge("gemini:gemini-3-pro-preview").notes)
+    assert load_judge("gemini:gemini-3-flash-preview").notes == []

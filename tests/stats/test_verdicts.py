@@ -184,3 +184,13 @@ def test_a_position_habit_on_p_alone_does_not_explain_native_j() -> None:
     # With the habit on J itself, it is the diagnosis.
     ev.position[0]["probe"] = "J"
     assert verdict(ev).diagnosis == "position-biased"
+
+
+def test_the_reliable_headline_names_the_cascades_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The headline's bar is RELIABLE_LOW, not a number written twice."""
+    import paraudit.stats.verdicts as V
+
+    assert "lower bound ≥ 80 %" in verdict(_ev(J_pointwise_none=(0.9, 0.8, 0.95))).headline
+    monkeypatch.setattr(V, "RELIABLE_LOW", 0.7)
+    v = verdict(_ev(J_pointwise_none=(0.8, 0.72, 0.88)))
+    assert v.diagnosis == "reliable" and "lower bound ≥ 70 %" in v.headline, v.headline

@@ -1,4 +1,5 @@
-"""`paraudit demo --out DIR`: build (or reuse) the starter set and audit the built-in judges."""
+"""`paraudit demo --out DIR`: build (or reuse) the starter set and audit the built-in judges
+(builtin:prosody both with its clips separate and joined, compared after the verdicts)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from rich.markup import escape
 
 from paraudit.cli.build import run_build
 from paraudit.cli.common import check_folder, console, user_errors
+from paraudit.cli.joined import print_joined
 from paraudit.cli.outputs import refuse_inside_dataset, refuse_inside_run
 from paraudit.cli.run import execute, print_summary
 from paraudit.cli.verdicts import print_null_audio, print_report_path, print_verdicts
@@ -21,6 +23,8 @@ from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig
 
 DEMO_JUDGES = ["builtin:random", "builtin:first", "builtin:transcript", "builtin:prosody"]
+JOINED_JUDGE = "builtin:prosody?clips=joined"
+"""builtin:prosody audited again with its clips joined into one (README "Real judges")."""
 PARTS = ("starter", "run", "report")
 
 
@@ -74,15 +78,16 @@ def demo(
         False, "--table", help="Also print the per-cell accuracy table before the verdicts."
     ),
 ) -> None:
-    """The offline demo audit: starter set × four built-in judges × every probe and cue,
-    ending with the diagnostic report."""
+    """The offline demo audit: starter set × four built-in judges × every probe and cue (and
+    builtin:prosody again with its clips joined), ending with the diagnostic report."""
     dataset = out / "starter"
     if check_demo_folder(out, cache, force):
         console.print(f"reusing {escape(str(dataset))}", highlight=False)
     else:
         run_build(dataset, None, None, cache)
     plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
-    outcome = execute(RunConfig(dataset, DEMO_JUDGES, out / "run", plan, concurrency=16))
+    judges = [*DEMO_JUDGES, JOINED_JUDGE]
+    outcome = execute(RunConfig(dataset, judges, out / "run", plan, concurrency=16))
     if table:
         print_summary(outcome.table)
     runs = [out / "run"]
@@ -93,4 +98,5 @@ def demo(
     report = write_report(runs, out / "report")
     print_verdicts(out / "report")
     print_null_audio(out / "report")
+    print_joined(out / "report")
     print_report_path(report)

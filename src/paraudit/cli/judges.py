@@ -8,7 +8,7 @@ from rich.padding import Padding
 
 from paraudit.cli.common import console, user_errors
 from paraudit.cli.engine import open_engine, print_cluster
-from paraudit.judges.catalogue import catalogue_lines
+from paraudit.judges.catalogue import CHECKED, catalogue_lines
 from paraudit.judges.registry import BUILTIN_MODELS, list_backends
 
 
@@ -34,6 +34,7 @@ def judges(
                 head = "  needs: " if i == 0 else "  then:  "
                 console.print(f"{head}{escape(step)}", highlight=False, soft_wrap=True)
     console.print("builtin models: " + ", ".join(f"builtin:{m}" for m in BUILTIN_MODELS))
+    console.print(f"model notes (the providers' pages as read on {CHECKED}; check them):")
     for line in catalogue_lines():  # what the providers say about the models the paper used
         console.print(f"note: {escape(line)}", highlight=False)
     with open_engine(engine, ray_address) as cluster:

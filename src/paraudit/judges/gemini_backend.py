@@ -13,6 +13,7 @@ from typing import Any
 
 from paraudit.errors import MissingExtraError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, Reply
+from paraudit.judges.catalogue import model_note
 from paraudit.judges.hosted import (
     Decoding,
     api_key,
@@ -49,6 +50,9 @@ class GeminiJudge(Judge):
             raise MissingExtraError("judge backend 'gemini'", "gemini", "google-genai") from None
         self.model = s.model
         self.base_url = s.base_url
+        note = model_note("gemini", s.model, s.base_url)
+        if note is not None:
+            self.notes.append(note)  # accepted, but the user should know (runner prints it)
         self.decoding = Decoding.from_spec(s)
         self.joined = s.value("clips") == "joined"
         if self.joined:

@@ -11,6 +11,7 @@ from paraudit.report import tables as T
 from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
 from paraudit.report.invariance import invariance_part
+from paraudit.report.joined import joined_part
 from paraudit.report.null_audio import null_audio_part
 from paraudit.report.samples import samples_part
 from paraudit.report.scaffold import scaffold_part
@@ -92,6 +93,7 @@ def write_report(
         for part in (
             generator_part(run_dirs, out, replicates=replicates, seed=seed),
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
+            joined_part(groups, out, replicates=replicates, seed=seed),  # one judge both ways
             null_audio_part(summary, out),
             invariance_part(summary, figdir),
             samples_part(summary, out),

@@ -136,14 +136,19 @@ def headline(
     cue: Step,
     here: ComponentsAtCue | None,
     habits: list[Behaviour],
+    *,
+    reliable_low: float,
 ) -> str:
-    """One line: can this judge be used natively, and if not, why."""
+    """One line: can this judge be used natively, and if not, why. `reliable_low`: the
+    cascade's bar (verdicts.RELIABLE_LOW, passed in: that module imports this one)."""
     if not native.ran:
         return "No pointwise J answers: run the J probe to judge this task."
     j = native.evidence["J"]
     jt = f"J {pct(j.rate)} [{ci(j)}]"
     if diagnosis == "reliable":
-        return f"Reliable natively: {jt}, lower bound ≥ 80 % (cue {native.cue})."
+        return (
+            f"Reliable natively: {jt}, lower bound ≥ {100 * reliable_low:.0f} % (cue {native.cue})."
+        )
     if diagnosis.startswith("usable"):
         tail = {
             "usable": "run P and O to see which component fails",

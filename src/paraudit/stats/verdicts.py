@@ -424,7 +424,7 @@ def verdict(ev: Evidence) -> Verdict:
     j = native.evidence.get("J")
     kind = "no answers" if not native.ran else _level(j or Estimate(), 0.5)
     group = PATTERN_GROUP.get(here.pattern) if here else None
-    head = headline(diagnosis, native, rec, cued, here, habits)
+    head = headline(diagnosis, native, rec, cued, here, habits, reliable_low=RELIABLE_LOW)
     lost = [h for h in habits if h.kind == "audio not delivered"]
     if lost:  # every figure above may rest on blind answers: the first line says so
         head += f" {lost[0].text[0].upper()}{lost[0].text[1:]}."

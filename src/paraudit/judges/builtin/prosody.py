@@ -10,12 +10,23 @@
    before it, and the response sharing most words with that turn wins.
 It hears no words: where it needs the transcript of a clip (speaking rate, the failing assistant
 turn) it uses the dataset's own transcript as a perfect speech recogniser, said here plainly.
+
+`?clips=joined` (judges.joining): the prompt's clips arrive as one clip with spoken markers and
+gaps. The judge cuts the parts out of that one clip again at the offsets the joining record
+gives (markers, gaps, part lengths) and measures each cut afresh (features are cached by the
+cut's own samples, never by the original clip). So it hears exactly what the joined clip holds:
+an audit of it both ways tests that joining loses nothing a prosody reader needs, and is the
+baseline a model judge's joined audit is compared with (a model must find the parts itself).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
+import tempfile
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,7 +34,8 @@ import soundfile as sf
 
 from paraudit.judges.base import Reply
 from paraudit.judges.builtin.common import BuiltinJudge, reply_json
-from paraudit.judges.spec import JudgeSpec
+from paraudit.judges.joining import JoinInfo, check_renderer, join_prompt
+from paraudit.judges.spec import LOCAL_OPTIONS, JudgeSpec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import ClipRole, Question
 from paraudit.qc.acoustics import measure
@@ -62,12 +74,55 @@ def _words(text: str) -> list[str]:
 
 
 class ProsodyJudge(BuiltinJudge):
+    accepts = LOCAL_OPTIONS["builtin:prosody"]
+
     def __init__(self, spec: str | JudgeSpec, options: dict[str, str] | None = None) -> None:
         super().__init__(spec, options)
         self.transcripts: dict[str, tuple[str, str]] = {}
         self._features: dict[str, np.ndarray] = {}
         self.mean = np.zeros(5)
         self._vader: Any = None
+        self.joined = self.judge_spec.value("clips") == "joined"
+        if self.joined:
+            check_renderer()  # the markers' voice: a missing extra is one line, now
+        self._joined_dir: tempfile.TemporaryDirectory[str] | None = None
+        """Where each joined clip is written and read back (removed with the judge)."""
+
+    # -- joined clips -------------------------------------------------------------------
+    def _unjoin(self, prompt: Prompt) -> tuple[list[AudioPart], JoinInfo | None]:
+        """The prompt's clips as this judge receives them: with `?clips=joined`, one joined
+        clip (written, then read back as a model would get it) cut into its parts again at
+        the joining record's offsets."""
+        audio = [p for p in prompt if isinstance(p, AudioPart)]
+        if not self.joined or len(audio) < 2:
+            return audio, None
+        if self._joined_dir is None:
+            self._joined_dir = tempfile.TemporaryDirectory(prefix="paraudit-joined-")
+        sent, info = join_prompt(prompt, Path(self._joined_dir.name))
+        clip = next(p for p in sent if isinstance(p, AudioPart))
+        if info is None:  # cannot happen with two clips or more; kept for the type
+            return audio, None
+        x, rate = sf.read(str(clip.path), dtype="float64", always_2d=True)
+        clip.path.unlink(missing_ok=True)  # read once; a joined audit would fill the disk
+        x = x.mean(axis=1)
+        parts: list[AudioPart] = []
+        at = 0
+        for i, (m, length, sha) in enumerate(
+            zip(info.markers_s, info.parts_s, info.parts_sha256, strict=True)
+        ):
+            if i:
+                at += round(info.pause_s * rate)
+            at += round(m * rate) + round(info.marker_gap_s * rate)
+            n = round(length * rate)
+            cut = x[at : at + n]
+            at += n
+            key = "cut:" + hashlib.sha256(cut.tobytes()).hexdigest()
+            # The words of the part (the perfect recogniser) for its speaking rate.
+            self.transcripts.setdefault(key, self.transcripts.get(sha, ("x", "")))
+            if key not in self._features:
+                self._features[key] = self._measure(cut, rate, key)
+            parts.append(AudioPart(clip.path, key))
+        return parts, info
 
     # -- calibration --------------------------------------------------------------------
     def calibrate(self, dataset: Any) -> None:
@@ -90,11 +145,14 @@ class ProsodyJudge(BuiltinJudge):
     def _feature(self, path: Any, sha: str) -> np.ndarray:
         if sha not in self._features:
             x, rate = sf.read(str(path), dtype="float64")
-            f = measure(x, rate, self.transcripts.get(sha, ("x",))[0])
-            st = 12 * math.log2(f.f0_median_hz) if f.f0_median_hz > 0 else 0.0
-            rate_log = math.log(f.syllable_rate) if f.syllable_rate > 0 else 0.0
-            self._features[sha] = np.array([st, f.f0_range_st, f.rms_db, rate_log, f.end_level_st])
+            self._features[sha] = self._measure(x, rate, sha)
         return self._features[sha]
+
+    def _measure(self, x: np.ndarray, rate: int, sha: str) -> np.ndarray:
+        f = measure(x, rate, self.transcripts.get(sha, ("x",))[0])
+        st = 12 * math.log2(f.f0_median_hz) if f.f0_median_hz > 0 else 0.0
+        rate_log = math.log(f.syllable_rate) if f.syllable_rate > 0 else 0.0
+        return np.array([st, f.f0_range_st, f.rms_db, rate_log, f.end_level_st])
 
     def distance(self, part: AudioPart, emotion: str) -> float:
         z = (self._feature(part.path, part.sha256) - self.mean) / SCALES
@@ -126,8 +184,13 @@ class ProsodyJudge(BuiltinJudge):
 
     # -- answering ----------------------------------------------------------------------
     def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
-        audio = [p for p in prompt if isinstance(p, AudioPart)]
-        clips = list(zip(q.clips, audio, strict=True))
+        audio, info = self._unjoin(prompt)
+        reply = self._answer(q, list(zip(q.clips, audio, strict=True)))
+        if info is None:
+            return reply
+        return replace(reply, usage={**reply.usage, "joined": info.as_usage()})
+
+    def _answer(self, q: Question, clips: list[tuple[ClipRole, AudioPart]]) -> Reply:
         if q.probe == "P":
             if q.answer == "turns":
                 return self._perceive_turns(q, clips)

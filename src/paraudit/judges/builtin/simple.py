@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from typing import Any
 
 import soundfile as sf
 
@@ -48,12 +49,24 @@ class FirstJudge(BuiltinJudge):
 _WORD = re.compile(r"[a-z']+")
 
 
+def _sha_of(rel: str) -> str:
+    """A dataset clip's sha256, from its content-addressed name (`audio/<sha256>.wav`)."""
+    return rel.rsplit("/", 1)[-1].split(".")[0]
+
+
 class TranscriptJudge(BuiltinJudge):
     """Reads only the transcript text, never audio or emotion labels: the lexical shortcut.
 
     It picks the response sharing the most words with the user's transcript (ties and questions
     without a transcript fall back to a hash of the words it reads). Both branches share the words,
     so on a valid item set it must sit at chance.
+
+    A J question shows no words, only clips; `calibrate` gives it each clip's words from the
+    dataset (a perfect speech recogniser, as for builtin:prosody), and the tie-break hashes the
+    two responses' words too. Without them every J question of a cell would hash alike and get
+    the same position (always R1): a deaf judge would read as position-biased. The responses'
+    words are the same in both branches, both orders and under null audio (probe N keeps the
+    responses), so the tie stays deaf to the audio and to the order.
 
     With `?hears=speech` it first checks that the context clips hold speech (Praat finds voiced
     frames in at least one) and, when none does (null audio: silence, speech-shaped noise),
@@ -64,8 +77,17 @@ class TranscriptJudge(BuiltinJudge):
 
     def __init__(self, spec: str | JudgeSpec, options: dict[str, str] | None = None) -> None:
         super().__init__(spec, options)
+        self.words: dict[str, str] = {}
+        """clip sha256 → its transcript (from `calibrate`; unknown clips read as no words)."""
         self.checks_speech = self.judge_spec.options.get("hears") == "speech"
         self._voiced: dict[str, bool] = {}
+
+    def calibrate(self, dataset: Any) -> None:
+        for item in dataset.items:
+            for br in item.branches:
+                for turn, rel in zip(item.context, br.audio, strict=True):
+                    self.words[_sha_of(rel)] = turn.text
+                self.words[_sha_of(br.response.audio)] = br.response.text
 
     def _voiced_clip(self, part: AudioPart) -> bool:
         got = self._voiced.get(part.sha256)
@@ -87,8 +109,22 @@ class TranscriptJudge(BuiltinJudge):
         responses = {k: v for k, v in q.options.items() if k in ("R1", "R2") and v}
         words = set(_WORD.findall(user.lower()))
         # Ties are broken by a hash of what it reads — never the emotion labels, so they
-        # cannot leak in, and never the audio.
-        seen = [q.probe, q.protocol, q.cue, [(t.conversation, t.transcript) for t in q.context]]
+        # cannot leak in, and never the audio: only the response clips count, by their words,
+        # sorted, so the two renderings of an item, the two orders of its responses and a
+        # null-audio context (probe N replaces the context clips only) all hash alike.
+        audio = [p for p in prompt if isinstance(p, AudioPart)]
+        heard = sorted(
+            self.words.get(a.sha256, "")
+            for role, a in zip(q.clips, audio, strict=True)
+            if role.role in RESPONSES
+        )
+        seen = [
+            q.probe,
+            q.protocol,
+            q.cue,
+            [(t.conversation, t.transcript) for t in q.context],
+            *([heard] if any(heard) else []),
+        ]
         tie = prompt_hash((), 0, json.dumps([*seen, responses], sort_keys=True))[0] % 2
         if q.answer == "turns":
             return reply_json("no audio read", dict.fromkeys(q.human_keys, "E1"))
