@@ -22,6 +22,7 @@ from paraudit.items.validate import dataset_errors
 from paraudit.protocols.parts import AudioPart
 from paraudit.runner.plan import PlanSpec, count_instances, plan_instances
 from paraudit.stats.invariance import invariance_sections
+from paraudit.stats.statrow import StatRow
 
 CHANGES = ("voice", "loudness", "samplerate")
 
@@ -114,10 +115,10 @@ def test_a_judge_following_the_voice_pitch_flips_on_voice_not_loudness(inv_set: 
         human = [median_st(a) for a, role in zip(audio, inst.question.clips, strict=True)
                  if role.role == "C" and role.speaker == "human"]  # fmt: skip
         pred = "R1" if math.floor(float(np.mean(human)) / 3.0) % 2 == 0 else "R2"
-        rows.append({"judge": "pitch", "task": inst.task, "item_id": inst.item_id,
+        rows.append(StatRow(**{"judge": "pitch", "task": inst.task, "item_id": inst.item_id,
                      "branch": inst.branch, "probe": "J", "protocol": "pointwise",
                      "cue": inst.cue, "order": inst.order, "context_order": None, "pred": pred,
-                     "gold": inst.gold, "status": "ok", "correct": pred == inst.gold})  # fmt: skip
+                     "gold": inst.gold, "status": "ok", "correct": pred == inst.gold}))  # fmt: skip
     out = invariance_sections([("pitch", "all", rows)], replicates=200)
     flips = {r["change"]: r["flip_rate"]["rate"] for r in out["invariance"]}
     assert flips["voice"] >= 0.85

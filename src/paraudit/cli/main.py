@@ -48,8 +48,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "demo": (
         "paraudit.cli.demo",
         "demo",
-        "The offline demo audit: starter set × four built-in judges × every probe and cue, "
-        "ending with the diagnostic report.",
+        "The offline demo audit: starter set × four built-in judges × every probe and cue (and "
+        "builtin:prosody again with its clips joined), ending with the diagnostic report.",
     ),
     "report": (
         "paraudit.cli.report",
