@@ -1,0 +1,1 @@
+"""Paralinguistic dimensions as plugins: emotion is one of several (see `base.py`)."""

@@ -1,0 +1,115 @@
+"""The dimension contract: what a paralinguistic dimension declares so that every stage can build,
+check, ask about and diagnose it without naming it.
+
+A dimension is data plus two lazily loaded functions. The data (values, item kinds, question
+wording, composition prompts, verdict words, hosted-TTS instructions) lives here, at the bottom
+of the layering, so stats/ and protocols/ can read it. Rendering and its acoustic QC sit in their
+own layers (`render/`, `qc/`) and are named by `module:function` strings, imported only when a
+build runs — so `paraudit dimensions` can list a dimension whose renderer is not installed and say
+what it needs.
+
+Renderer: `render(text, value, *, voice, seed) -> RenderedClip`.
+QC: `check(clip, value, *, baseline) -> QcCheck`, where `baseline` is the same words rendered with
+the dimension's reference value (its first value) in the same voice and processing chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+ItemKind = Literal["single-turn", "positional", "conversation"]
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value (label) of a dimension."""
+
+    name: str
+    """The label as stored in items and asked in P questions ('angry', 'whispered')."""
+    description: str
+    """How it sounds, in words a listener or a hosted TTS understands."""
+    group: str | None = None
+    """A grouping the statistics may stratify by ('negative'); None when flat."""
+
+
+@dataclass(frozen=True)
+class Words:
+    """How the verdict, the report and the listening app talk about the dimension."""
+
+    noun: str
+    """'emotion', 'sentence stress', 'speaking rate'."""
+    attribute: str
+    """What a judge must perceive: 'how the user feels', 'which word is stressed'."""
+    does_not_hear: str
+    """The perception failure: 'does not hear how the user feels'."""
+    value_phrase: str
+    """A stratum in words, with `{value}`: 'when the user sounds {value}'."""
+    listen_question: str
+    """The listening test's question: 'How does the speaker sound?'."""
+
+
+@dataclass(frozen=True)
+class Questions:
+    """The P / O / J / S / T wording as data (`str.format` templates)."""
+
+    perception: str
+    """P: asks which value the clip carries; `{options}` lists the values offered."""
+    annotation: str
+    """O and S: how a value is written into the transcript; `{value}`."""
+    judge_hint: str = ""
+    """J: an optional sentence on what to listen for ('' keeps the preset's prompt as it is)."""
+
+
+@dataclass(frozen=True)
+class RenderedClip:
+    """One rendered utterance, before it is written to the dataset."""
+
+    samples: np.ndarray[Any, Any]
+    """Mono float32 in [-1, 1]."""
+    rate: int
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    """What the renderer did (profile, measured effect, word timings …), stored in the item."""
+
+
+@dataclass(frozen=True)
+class QcCheck:
+    """A measured acoustic criterion's answer for one clip."""
+
+    passed: bool
+    measures: Mapping[str, float]
+    """The figures the rule read, by name."""
+    reasons: tuple[str, ...] = ()
+    """Why it was rejected, one sentence each naming the figure and its bound (empty if passed)."""
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One paralinguistic dimension."""
+
+    name: str
+    values: tuple[Value, ...]
+    """In the order the builders pair them; the first is the reference (QC's baseline)."""
+    item_kinds: tuple[ItemKind, ...]
+    words: Words
+    questions: Questions
+    renderer: str
+    """`module:function` of the offline renderer."""
+    qc: str
+    """`module:function` of the QC rule."""
+    needs: tuple[str, ...] = ()
+    """The extras or system packages the renderer and QC need ('tts', 'espeak')."""
+    hosted_instructions: Mapping[str, str] = field(default_factory=dict)
+    """Per value: the instruction a hosted TTS (gpt-4o-mini-tts, Gemini) is given."""
+    compose_prompt: str = ""
+    """The builders' prompt for a response right for one value and wrong for the other."""
+
+    def value(self, name: str) -> Value:
+        for v in self.values:
+            if v.name == name:
+                return v
+        known = ", ".join(v.name for v in self.values)
+        raise KeyError(f"{name!r} is not a value of {self.name} (its values: {known})")
