@@ -84,6 +84,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Simulated annotators through the real HTTP API (for demos and load tests; they read the "
         "answer key from the store, so their accuracy is the skill given, not a human result).",
     ),
+    "plan": ("paraudit.cli.plan", "plan", "Items needed for a stated difference and power."),
 }
 
 
