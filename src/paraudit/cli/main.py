@@ -84,7 +84,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Simulated annotators through the real HTTP API (for demos and load tests; they read the "
         "answer key from the store, so their accuracy is the skill given, not a human result).",
     ),
-    "plan": ("paraudit.cli.plan", "plan", "Items needed for a stated difference and power."),
+    "plan": (
+        "paraudit.cli.plan",
+        "plan",
+        "Items needed for a stated difference and power (exact tests; the paired case "
+        "conditioned on the number of discordant items), the calls and, with a price, the cost.",
+    ),
 }
 
 
