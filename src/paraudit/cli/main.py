@@ -84,6 +84,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Simulated annotators through the real HTTP API (for demos and load tests; they read the "
         "answer key from the store, so their accuracy is the skill given, not a human result).",
     ),
+    "gate": (
+        "paraudit.cli.gate",
+        "gate",
+        "A CI gate: check rules against a run's verdicts (and, with --baseline, its regression on "
+        "shared items); one line per rule, exit 0 when all hold, 1 when one fails.",
+    ),
     "plan": (
         "paraudit.cli.plan",
         "plan",
