@@ -84,6 +84,18 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Simulated annotators through the real HTTP API (for demos and load tests; they read the "
         "answer key from the store, so their accuracy is the skill given, not a human result).",
     ),
+    "card": (
+        "paraudit.cli.card",
+        "card",
+        "A verifiable audit card (Markdown + JSON), an Every Eval Ever record and a Hugging Face "
+        "eval_results entry per judge, and an in-toto Statement of the run's file digests.",
+    ),
+    "verify": (
+        "paraudit.cli.verify",
+        "verify",
+        "Recompute every digest and the summary from the run folder; any mismatch is one line "
+        "naming the file, exit 1.",
+    ),
     "gate": (
         "paraudit.cli.gate",
         "gate",
