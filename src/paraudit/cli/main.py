@@ -102,6 +102,13 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "A CI gate: check rules against a run's verdicts (and, with --baseline, its regression on "
         "shared items); one line per rule, exit 0 when all hold, 1 when one fails.",
     ),
+    "series": (
+        "paraudit.cli.series",
+        "series",
+        "Verdicts and key figures of a sequence of runs (checkpoints) of the same dataset, with "
+        "item-level paired tests between consecutive runs and against the first (Holm), "
+        "regressions flagged.",
+    ),
     "plan": (
         "paraudit.cli.plan",
         "plan",

@@ -28,6 +28,7 @@ from typing import get_args
 from paraudit.errors import ParauditError
 from paraudit.stats.compare import per_probe
 from paraudit.stats.model import Behaviour, Diagnosis, Verdict
+from paraudit.stats.series import holm
 from paraudit.stats.units import Row
 
 LEVELS = ("not run", "below chance", "at chance", "usable", "reliable")
@@ -174,17 +175,6 @@ def check_verdicts(rule: Rule, verdicts: list[Verdict]) -> Check:
     if bad:
         return Check(rule.text, False, f"{rule.text}: FAIL ({len(bad)} of {n}: {'; '.join(bad)})")
     return Check(rule.text, True, f"{rule.text}: pass ({n} judge × task verdicts)")
-
-
-def holm(pvalues: list[float]) -> list[float]:
-    """Holm-adjusted p-values (step-down, monotone)."""
-    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
-    adjusted = [1.0] * len(pvalues)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(pvalues) - rank) * pvalues[i]))
-        adjusted[i] = running
-    return adjusted
 
 
 def check_regression(
