@@ -124,8 +124,8 @@ def _plan(*args: str) -> tuple[int, str]:
 
 def test_cli_answers_fast_and_bad_input_is_one_line_exit_2() -> None:
     t0 = time.perf_counter()
-    code, out = _plan("regression", "--difference", "0.04", "--discordance", "0.2")
-    assert code == 0 and "1,021 items" in out, out
+    code, out = _plan("regression", "--difference", "0.04", "--discordance", "0.2", "--at", "189")
+    assert code == 0 and "1,021 items" in out and "power at 189 items: 0.186" in out, out
     assert time.perf_counter() - t0 < 10
     for args, words in [
         (("protocol", "--p10", "0.6", "--p01", "0.5"), "p10 + p01 = 1.1 > 1"),

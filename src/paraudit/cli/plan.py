@@ -100,6 +100,14 @@ def plan(
     power: float = typer.Option(
         0.8, "--power", metavar="X", rich_help_panel=STATS, help="Target power."
     ),  # fmt: skip
+    at: int | None = typer.Option(
+        None,
+        "--at",
+        metavar="N",
+        min=1,
+        rich_help_panel=STATS,
+        help="Also print the exact power at N items.",
+    ),  # fmt: skip
     alpha: float = typer.Option(
         0.05,
         "--alpha",
@@ -151,6 +159,10 @@ def plan(
     else:
         answer, note = _paired(kind, rows, judge, p10, p01, difference, discordance, power, alpha)
     _show(kind, answer, note)
+    if at is not None:
+        from paraudit.stats.plan import power_of
+
+        console.print(f"power at {at:,} items: {power_of(answer, at):.3f}", highlight=False)
     if rows:
         _calls(answer, rows[-1], judge, pilot[-1], price_judge, prices)
 

@@ -250,3 +250,12 @@ def icc_of(per_item_right: list[tuple[int, int]]) -> float:
     if denom <= 0:
         return 0.0
     return float(min(1.0, max(0.0, (between - within) / denom)))
+
+
+def power_of(answer: PlanAnswer, items: int) -> float:
+    """The exact power of the answer's design and assumptions at `items` items."""
+    a = answer.assumptions
+    if answer.design == "paired":
+        return mcnemar_power(items, PairedRates(a["p10"], a["p01"]), answer.alpha)
+    per = max(1.0, a["per_item"] / a["deff"])
+    return binomial_power(int(math.floor(items * per)), a["accuracy"], a["chance"], answer.alpha)
