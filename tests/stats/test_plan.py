@@ -126,12 +126,15 @@ def test_cli_answers_fast_and_bad_input_is_one_line_exit_2() -> None:
     t0 = time.perf_counter()
     code, out = _plan("regression", "--difference", "0.04", "--discordance", "0.2", "--at", "189")
     assert code == 0 and "1,021 items" in out and "power at 189 items: 0.186" in out, out
+    code, out = _plan("cue", "--p10", "0.15", "--p01", "0.05", "--calls-per-item", "8")
+    assert code == 0 and "calls: 1,344 (8 per item, as stated)" in out, out
     assert time.perf_counter() - t0 < 10
     for args, words in [
         (("protocol", "--p10", "0.6", "--p01", "0.5"), "p10 + p01 = 1.1 > 1"),
         (("protocol", "--p10", "0.15", "--p01", "0.05", "--power", "1"), "power 1 must be"),
         (("cue",), "needs --p10 X --p01 Y"),
         (("chance",), "needs --accuracy"),
+        (("cue", "--p10", "0.2", "--p01", "0.1", "--price-judge", "x:y"), "add --pilot RUN"),
         (("protocols",), "choose one of chance, protocol, cue, regression"),
     ]:
         code, out = _plan(*args)

@@ -129,6 +129,14 @@ def plan(
         rich_help_panel=PILOT,
         help="The pilot's judge to read (default: its only judge).",
     ),  # fmt: skip
+    calls_per_item: float | None = typer.Option(
+        None,
+        "--calls-per-item",
+        metavar="X",
+        min=0.0,
+        rich_help_panel=PILOT,
+        help="Calls one item costs (default: as the pilot asked them).",
+    ),  # fmt: skip
     price_judge: str | None = typer.Option(
         None,
         "--price-judge",
@@ -152,6 +160,8 @@ def plan(
     want_pilots = 2 if kind == "regression" else 1
     if pilot and len(pilot) != want_pilots:
         raise PlanError(f"plan {kind} takes {want_pilots} --pilot run(s), got {len(pilot)}")
+    if price_judge is not None and not pilot:
+        raise PlanError("--price-judge prices the pilot's plan: add --pilot RUN")
     rows = [_rows(p) for p in pilot]
     note = ""
     if kind == "chance":
@@ -163,8 +173,12 @@ def plan(
         from paraudit.stats.plan import power_of
 
         console.print(f"power at {at:,} items: {power_of(answer, at):.3f}", highlight=False)
-    if rows:
+    if calls_per_item is not None and answer.items is not None:
+        console.print(f"calls: {math.ceil(calls_per_item * answer.items):,} "
+                      f"({calls_per_item:g} per item, as stated)", highlight=False)  # fmt: skip
+    elif rows:
         _calls(answer, rows[-1], judge, pilot[-1], price_judge, prices)
+
 
 
 def _chance(
