@@ -91,9 +91,13 @@ def parse_rule(text: str) -> Rule:
 
 def _rule_or_raise(raw: str, parts: tuple[str, str, str] | None) -> Rule:
     if parts is None:
-        name = _closest(re.split(r"[<>=!]", raw, maxsplit=1)[0], ("native", "diagnosis",
-                        "no-behaviour", "regression"))  # fmt: skip
-        raise _refuse(raw, None, f"no operator or unknown rule name{f' ({name}?)' if name else ''}")
+        head = re.split(r"[<>=!]", raw, maxsplit=1)[0]
+        name = _closest(head, ("native", "diagnosis", "no-behaviour", "regression"))
+        example = {"native": "native>=usable", "diagnosis": "diagnosis!=Potemkin",
+                   "no-behaviour": "no-behaviour=answers-without-audio",
+                   "regression": "regression<=3pp"}  # fmt: skip
+        why = "a rule needs an operator and a value" if name else "unknown rule"
+        raise _refuse(raw, example.get(name or ""), why)
     name, op, value = parts
     if name == "native":
         level = _closest(value, LEVELS)
