@@ -136,7 +136,6 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(tiny_run: Path, tmp_pa
     shutil.copytree(tiny_run, tampered)
     with (tampered / RESULTS).open("a") as f:
         f.write((tampered / RESULTS).read_text().splitlines()[0] + "\n")
-    (tmp_path / "key.pem").write_text("x")
     cases = [
         ([str(unfinished)], "no run.json"),
         ([str(tampered)], "was changed after the run finished"),

@@ -180,7 +180,6 @@ def plan(
         _calls(answer, rows[-1], judge, pilot[-1], price_judge, prices)
 
 
-
 def _chance(
     rows: list[list[Any]],
     judge: str | None,
