@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("paraudit", "errors", "versions", "permissions", "specs", "providers", "waits", "pools"),
     ("items", "runfolder", "audio", "dimensions"),
     ("qc", "sources", "protocols", "stats"),
-    ("render", "judges", "report", "annotate", "compose"),
+    ("render", "judges", "report", "annotate", "compose", "publish"),
     ("runner", "builders"),
     ("engines",),
     ("cli",),

@@ -84,6 +84,37 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Simulated annotators through the real HTTP API (for demos and load tests; they read the "
         "answer key from the store, so their accuracy is the skill given, not a human result).",
     ),
+    "card": (
+        "paraudit.cli.card",
+        "card",
+        "A verifiable audit card (Markdown + JSON), an Every Eval Ever record and a Hugging Face "
+        "eval_results entry per judge, and an in-toto Statement of the run's file digests.",
+    ),
+    "verify": (
+        "paraudit.cli.verify",
+        "verify",
+        "Recompute every digest and the summary from the run folder; any mismatch is one line "
+        "naming the file, exit 1.",
+    ),
+    "gate": (
+        "paraudit.cli.gate",
+        "gate",
+        "A CI gate: check rules against a run's verdicts (and, with --baseline, its regression on "
+        "shared items); one line per rule, exit 0 when all hold, 1 when one fails.",
+    ),
+    "series": (
+        "paraudit.cli.series",
+        "series",
+        "Verdicts and key figures of a sequence of runs (checkpoints) of the same dataset, with "
+        "item-level paired tests between consecutive runs and against the first (Holm), "
+        "regressions flagged.",
+    ),
+    "plan": (
+        "paraudit.cli.plan",
+        "plan",
+        "Items needed for a stated difference and power (exact tests; the paired case "
+        "conditioned on the number of discordant items), the calls and, with a price, the cost.",
+    ),
 }
 
 

@@ -1,0 +1,80 @@
+"""`paraudit verify`: a card against the run folder it attests.
+
+Every subject digest is recomputed from the files (a changed, missing or added clip is named),
+the Statement's own digest is checked against the card, and the summary is recomputed from the
+run's results with the card's bootstrap settings and compared with the card's summary.json.
+The first mismatch of each kind is reported as one line naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from paraudit.errors import ParauditError
+from paraudit.publish.card import CARD_JSON, STATEMENT, SUMMARY_JSON, summary_text
+from paraudit.publish.digests import resolve_subject, sha256_file, subjects
+from paraudit.publish.summary import run_summary
+
+
+class VerifyError(ParauditError):
+    """A card that cannot be read at all (not a mismatch): a usage mistake, exit 2."""
+
+    exit_code = 2
+
+
+def read_card(card: Path) -> dict[str, Any]:
+    path = card / CARD_JSON if card.is_dir() else card
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise VerifyError(f"{path} is not a readable audit card ({e})") from None
+    if not isinstance(raw, dict) or not str(raw.get("schema", "")).startswith("paraudit.card/"):
+        raise VerifyError(f"{path} is not a paraudit audit card (no paraudit.card schema)")
+    major = str(raw["schema"]).split("/", 1)[1]
+    if major != "1":
+        raise VerifyError(f"{path} is card schema {raw['schema']}; this paraudit reads version 1")
+    return raw
+
+
+def mismatches(card_dir: Path, run: Path | None = None, dataset: Path | None = None) -> list[str]:
+    """One line per mismatch (empty: the card holds)."""
+    card = read_card(card_dir)
+    folder = card_dir if card_dir.is_dir() else card_dir.parent
+    run = run if run is not None else Path(card["run"]["path"])
+    dataset = dataset if dataset is not None else Path(card["dataset"]["path"])
+    if not run.is_dir():
+        raise VerifyError(f"the run folder {run} is not here; pass it: paraudit verify CARD RUN")
+    if not dataset.is_dir():
+        raise VerifyError(f"the dataset {dataset} is not here; pass it with --dataset DIR")
+    out: list[str] = []
+    want: dict[str, str] = card["subjects"]
+    for name, digest in want.items():
+        path = resolve_subject(name, run, dataset)
+        if not path.is_file():
+            out.append(f"{path}: missing (the card lists it as {name})")
+        elif sha256_file(path) != digest:
+            out.append(f"{path}: sha256 differs from the card's ({name})")
+    extra = sorted(set(subjects(run, dataset)) - set(want)) if not out else []
+    out += [f"{resolve_subject(n, run, dataset)}: not in the card (added after it)" for n in extra]
+    stmt = folder / STATEMENT
+    if not stmt.is_file():
+        out.append(f"{stmt}: missing")
+    elif hashlib.sha256(stmt.read_bytes()).hexdigest() != card["statement"]["sha256"]:
+        out.append(f"{stmt}: sha256 differs from the card's")
+    stored = folder / SUMMARY_JSON
+    if not stored.is_file():
+        out.append(f"{stored}: missing")
+        return out
+    text = stored.read_text(encoding="utf-8")
+    if hashlib.sha256(text.encode()).hexdigest() != card["summary"]["sha256"]:
+        out.append(f"{stored}: sha256 differs from the card's")
+    if out:
+        return out  # a changed input would change the summary too: name the input, once
+    again = summary_text(run_summary(run, card["summary"]["replicates"], card["summary"]["seed"]))
+    if again != text:
+        out.append(f"{stored}: differs from the summary recomputed from {run} (different "
+                   "results, or a paraudit whose statistics changed)")  # fmt: skip
+    return out
