@@ -27,12 +27,14 @@ from paraudit.items.clips import container_problem, read_clip
 from paraudit.items.dataset import (
     AUDIO_DIR,
     ITEMS,
+    MANIFEST,
     decode_line,
     iter_raw_item_lines,
     read_manifest,
     utf8_problem,
 )
 from paraudit.items.records import AuditItem, DatasetManifest
+from paraudit.items.taxonomy import check_tasks, label_mapping, map_item, vocabulary
 
 MIN_SECONDS = 0.3
 MAX_SECONDS = 60.0
@@ -179,14 +181,16 @@ def inspect_clip(
     return ClipInfo(sha, rate, channels, fmt, subtype, seconds)
 
 
-def _check_item(item: AuditItem, manifest: DatasetManifest, line: int) -> list[Problem]:
+def _check_item(
+    item: AuditItem, manifest: DatasetManifest, line: int, vocab: frozenset[str] | None = None
+) -> list[Problem]:
     out: list[Problem] = []
 
     def bad(field: str, msg: str) -> None:
         out.append(Problem(line, item.id, field, msg))
 
     n = len(item.context)
-    vocab = set(manifest.emotions)
+    vocab = frozenset(manifest.emotions) if vocab is None else vocab
     for b, br in enumerate(item.branches):
         if len(br.emotions) != n:
             bad(f"branches.{b}.emotions", f"has {len(br.emotions)} labels for {n} context turns")
@@ -372,10 +376,17 @@ def validate_dataset(
         return [Problem(None, None, ITEMS, str(e))]
     if not parsed and not problems:
         problems.append(Problem(None, None, ITEMS, "has no items"))
+    try:  # one dimension per task; a source's own labels are checked as they load: mapped
+        check_tasks(parsed, manifest, root / ITEMS)
+        mapping = label_mapping(manifest, root / MANIFEST)
+    except DatasetError as e:
+        return [*problems, Problem(None, None, ITEMS, str(e))]
+    parsed = [(n, map_item(item, mapping)) for n, item in parsed]
+    vocab = frozenset(vocabulary(manifest))
     audio_refs: dict[str, tuple[int, str]] = {}
     sound: list[AuditItem] = []  # items whose own structure holds: the only ones balance reads
     for n, item in parsed:
-        mine = _check_item(item, manifest, n)
+        mine = _check_item(item, manifest, n, vocab)
         problems.extend(mine)
         if not any(p.is_error for p in mine):
             sound.append(item)
