@@ -3,8 +3,6 @@ folder made here and put on sys.path), and every bad input as one line with exit
 
 from __future__ import annotations
 
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from paraudit.dimensions import registry
 from paraudit.dimensions.base import Dimension
 from paraudit.dimensions.emotion import EMOTION
 from paraudit.dimensions.registry import DimensionError
+from tests.dimensions.plugins import install_plugin as install
 
 PLUGIN = """
 from paraudit.dimensions.base import Dimension, Questions, Value, Words
@@ -58,18 +57,9 @@ def install_plugin(
     needs: str = "",
     module: str | None = None,
 ) -> None:
-    """A real installed distribution: laughter_dim.py plus its .dist-info with entry_points.txt,
-    found by importlib.metadata through sys.path exactly as a pip install would be."""
-    root = tmp / "site"
-    info = root / "laughter_dim-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: laughter-dim\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[paraudit.dimensions]\n" + textwrap.dedent(entries))
     source = module if module is not None else PLUGIN
     source = source.replace("{renderer}", renderer).replace("{needs}", needs)
-    (root / "laughter_dim.py").write_text(source)
-    monkeypatch.syspath_prepend(str(root))
-    monkeypatch.delitem(sys.modules, "laughter_dim", raising=False)
+    install(tmp, monkeypatch, "laughter_dim", source, entries)
 
 
 def test_builtin_emotion_resolves_lazily_by_name() -> None:

@@ -42,8 +42,9 @@ def _show(dim: Dimension) -> None:
 def dimensions(
     name: str | None = typer.Argument(None, metavar="[NAME]", help="Show only this dimension."),
 ) -> None:
-    """List the paralinguistic dimensions installed (built-in and entry point
-    paraudit.dimensions), each one's values, item kinds, renderer, QC and what it needs."""
+    """List the paralinguistic dimensions installed: values, item kinds, renderer, QC, needs.
+
+    Built-in ones and those registered under the entry-point group paraudit.dimensions."""
     if name is not None:
         _show(registry.get(name))
         return

@@ -34,7 +34,13 @@ from paraudit.items.dataset import (
     utf8_problem,
 )
 from paraudit.items.records import AuditItem, DatasetManifest
-from paraudit.items.taxonomy import check_tasks, label_mapping, map_item, vocabulary
+from paraudit.items.taxonomy import (
+    DatasetDimensionError,
+    check_tasks,
+    label_mapping,
+    map_item,
+    vocabulary,
+)
 
 MIN_SECONDS = 0.3
 MAX_SECONDS = 60.0
@@ -368,6 +374,11 @@ def validate_dataset(
     root = Path(root)
     try:
         manifest = read_manifest(root)
+    except DatasetDimensionError:
+        # Not a problem of this dataset's items but of what it asks for (a dimension not
+        # installed, labels with no mapping): nothing can be checked against it, so it is the
+        # one line the user sees, exit 2, from every command that reads the dataset.
+        raise
     except DatasetError as e:
         return [Problem(None, None, "dataset.json", str(e))]
     try:
@@ -376,11 +387,10 @@ def validate_dataset(
         return [Problem(None, None, ITEMS, str(e))]
     if not parsed and not problems:
         problems.append(Problem(None, None, ITEMS, "has no items"))
-    try:  # one dimension per task; a source's own labels are checked as they load: mapped
-        check_tasks(parsed, manifest, root / ITEMS)
-        mapping = label_mapping(manifest, root / MANIFEST)
-    except DatasetError as e:
-        return [*problems, Problem(None, None, ITEMS, str(e))]
+    # One dimension per task (else DatasetDimensionError, as above); a source's own labels are
+    # checked as they load: mapped.
+    check_tasks(parsed, manifest, root / ITEMS)
+    mapping = label_mapping(manifest, root / MANIFEST)
     parsed = [(n, map_item(item, mapping)) for n, item in parsed]
     vocab = frozenset(vocabulary(manifest))
     audio_refs: dict[str, tuple[int, str]] = {}
