@@ -9,9 +9,8 @@ of the item (pairs must share their words).
 
 from __future__ import annotations
 
-from paraudit.dimensions.emotion import TTS_STYLES
+from paraudit.dimensions.emotion import EMOTION_ALIASES, TTS_STYLES
 from paraudit.errors import ParauditError
-from paraudit.items.records import EMOTION_ALIASES
 
 # Words from which an utterance counts as long and gets the template with extra cues.
 LONG_UTTERANCE_WORDS = 20
