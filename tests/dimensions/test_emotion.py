@@ -44,7 +44,7 @@ def test_questions_and_words_quote_todays_text() -> None:
     assert paper_prompts.SINGLE_P.startswith(EMOTION.questions.perception)
     assert EMOTION.questions.annotation.format(value="angry") == "emotion: angry"
     html = Path(__file__).parents[2] / "src/paraudit/annotate/static/listen.html"
-    assert f"<h2>{EMOTION.words.listen_question}</h2>" in html.read_text()
+    assert f'<h2 id="ask">{EMOTION.words.listen_question}</h2>' in html.read_text()
     assert EMOTION.words.value_phrase.format(value="sad") == "when the user sounds sad"
 
 
