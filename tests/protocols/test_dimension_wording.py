@@ -4,6 +4,7 @@ transcript (emotion: exactly today's 'emotion: angry'), and the listening app's 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from paraudit.annotate.app import create_app
 from paraudit.annotate.assignment import StudyConfig
+from paraudit.annotate.serve import background
 from paraudit.annotate.store import AnnotationStore
 from paraudit.items.dataset import load_dataset
 from paraudit.protocols.instances import text_instance
@@ -78,3 +80,33 @@ def test_the_listening_app_asks_in_the_dimensions_words(tmp_path: Path, tone: No
         q = TestClient(create_app(path)).get(f"/a/{token}/api/next").json()["question"]
         asked.append(q["ask"])
     assert asked == ["Which response fits better?", "Which reply suits that tone?"]
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian 'chromium' is not installed")
+def test_the_page_shows_the_dimensions_question(tmp_path: Path, tone: None) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tests.annotate.test_browser import ARGS
+
+    cfg = StudyConfig(annotators=("ann",), per_annotator=1, overlap=0, repeats=0, catch=0)
+    shown = []
+    for dimension in (None, "voicetone"):
+        root = tmp_path / f"ds-{dimension}"
+        make_dataset(root, tmp_path / "src")
+        if dimension:
+            manifest = json.loads((root / "dataset.json").read_text())
+            (root / "dataset.json").write_text(json.dumps({**manifest, "dimension": dimension}))
+        path = tmp_path / f"{dimension}.sqlite"
+        store = AnnotationStore.open_or_create(path, root, cfg)
+        (token,) = [t for _, t in store.annotators()]
+        with background(path) as url, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page()
+            page.goto(f"{url}/a/{token}")
+            page.wait_for_selector("#question:not([hidden])")
+            shown.append(page.locator("#ask").inner_text())
+            browser.close()
+    assert shown == ["Which response fits better?", "Which reply suits that tone?"]
