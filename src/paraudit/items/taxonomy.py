@@ -142,8 +142,7 @@ def check_tasks(
                 except DimensionError as e:
                     raise DatasetDimensionError(f"{where}:{line}: item {item_id}: {e}") from None
         if len(counts) > 1:
-            (major, _), *rest = counts.most_common()
-            minor = rest[0][0]
+            minor = counts.most_common()[1][0]  # the first of the fewer: named with its line
             line, item_id = first[(task, minor)]
             mixed = ", ".join(f"{d} ({n} items)" for d, n in counts.most_common())
             raise DatasetDimensionError(
