@@ -21,6 +21,9 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from paraudit.annotate import admin
 from paraudit.annotate.assignment import stimulus
 from paraudit.annotate.store import AnnotationStore, AnswerRefused
+from paraudit.dimensions import registry
+from paraudit.items.records import AuditItem
+from paraudit.items.taxonomy import item_dimension
 
 SPEAKERS = {"human": "User", "assistant": "Voice assistant"}
 CSP = (
@@ -96,6 +99,14 @@ def create_app(store_path: Path) -> FastAPI:
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(_Headers)
 
+    asks: dict[str, str] = {}
+
+    def ask(item: AuditItem) -> str:
+        name = item_dimension(item, ds.manifest)
+        if name not in asks:
+            asks[name] = registry.get(name).words.listen_question
+        return asks[name]
+
     def who(token: str) -> str:
         for known, name in tokens.items():
             if hmac.compare_digest(known.encode(), token.encode()):
@@ -157,6 +168,8 @@ def create_app(store_path: Path) -> FastAPI:
             "total": total,
             "question": {
                 "seq": seq,
+                # The question in the item's dimension's words (emotion: today's heading).
+                "ask": ask(items[task.item_id]),
                 "context": [
                     {"speaker": SPEAKERS.get(spk, "Speaker"), "text": text, **clip(f"c{i}")}
                     for i, (spk, text, _) in enumerate(st.context)

@@ -33,9 +33,10 @@ from paraudit.builders.quality import dnsmos, dnsmos_available, length_words, ra
 from paraudit.builders.voicing import TurnVoicer
 from paraudit.compose.llm import ComposerLLM
 from paraudit.compose.parse import Rejection
+from paraudit.dimensions.emotion import DEFAULT_VOCABULARY
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import write_dataset
-from paraudit.items.records import DEFAULT_VOCABULARY, AuditItem, DatasetManifest
+from paraudit.items.records import AuditItem, DatasetManifest
 from paraudit.pools import interruptible_pool
 from paraudit.sources.emocf import SentencePair, read_emocf
 from paraudit.sources.od3 import read_od3, usable, weighted_order

@@ -45,6 +45,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "judges",
         "List judge backends (and, with --engine ray, the cluster's resources).",
     ),
+    "dimensions": (
+        "paraudit.cli.dimensions",
+        "dimensions",
+        "List the paralinguistic dimensions installed: values, item kinds, renderer, QC, needs.",
+    ),
     "demo": (
         "paraudit.cli.demo",
         "demo",

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
+from paraudit.dimensions import emotion as _emotion
+
 Origin = Literal["printed", "reconstructed"]
 
 
@@ -279,7 +281,8 @@ BALANCE = PromptTemplate(
 POSITIONAL_X = ("neutral", "happy")
 POSITIONAL_Y = ("sad", "angry", "frazzled", "hesitant")
 CONVERSATION_HUMAN = ("neutral", "happy", "sad", "angry", "hesitant", "impatient", "frazzled")
-ASSISTANT_EMOTIONS = ("neutral", "happy", "empathetic")
+# The assistant tones are the emotion plugin's data (dimensions/emotion.py).
+ASSISTANT_EMOTIONS = _emotion.ASSISTANT_EMOTIONS
 
 
 def nonempty_subsets(values: tuple[str, ...]) -> list[tuple[str, ...]]:

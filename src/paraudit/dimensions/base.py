@@ -73,6 +73,8 @@ class RenderedClip:
     rate: int
     meta: Mapping[str, Any] = field(default_factory=dict)
     """What the renderer did (profile, measured effect, word timings …), stored in the item."""
+    text: str = ""
+    """The words rendered: QC rules that count syllables or words read them ('' = not given)."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,19 @@ class Dimension:
     """Per value: the instruction a hosted TTS (gpt-4o-mini-tts, Gemini) is given."""
     compose_prompt: str = ""
     """The builders' prompt for a response right for one value and wrong for the other."""
+    summary: str = ""
+    """One line for `paraudit dimensions`: what the contrast is."""
+    tasks: Mapping[ItemKind, str] = field(default_factory=dict)
+    """The task name items of each kind carry ('single-turn' → 'single-turn-emotions'); a kind
+    not named here uses '<kind>-<dimension name>'."""
+    response_values: tuple[str, ...] = ()
+    """Labels a response may carry when they are not values of the context turns (emotion: the
+    assistant's tones); empty when responses carry the dimension's own values."""
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    """Other names of values (a corpus's nouns, a paper's spelling) → the value's name."""
+    taxonomies: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Named label sets of known sources → how each of their labels maps onto a value. A source
+    with a label set of its own loads through one of these or an explicit mapping."""
 
     def value(self, name: str) -> Value:
         for v in self.values:
@@ -113,3 +128,18 @@ class Dimension:
                 return v
         known = ", ".join(v.name for v in self.values)
         raise KeyError(f"{name!r} is not a value of {self.name} (its values: {known})")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every label an item of this dimension may carry: the values, then response-only ones."""
+        return tuple(dict.fromkeys([*(v.name for v in self.values), *self.response_values]))
+
+    def canonical(self, label: str) -> str | None:
+        """The value `label` names (itself, or through an alias, case-insensitively); None when
+        it names none."""
+        key = label.strip().lower()
+        key = self.aliases.get(key, key)
+        return key if key in self.names else None
+
+    def task_for(self, kind: ItemKind) -> str:
+        return self.tasks.get(kind, f"{kind}-{self.name}")

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from paraudit.errors import DatasetError
 from paraudit.items.clips import read_clip, resolve_clip
 from paraudit.items.records import SCHEMA_VERSION, AuditItem, DatasetManifest
+from paraudit.items.taxonomy import check_manifest, check_tasks, label_mapping, map_item
 from paraudit.permissions import follow_umask
 
 MANIFEST = "dataset.json"
@@ -141,6 +142,7 @@ def read_manifest(root: Path) -> DatasetManifest:
             f"{path}: schema version {manifest.schema_version} is not supported "
             f"(this paraudit reads version {SCHEMA_VERSION})"
         )
+    check_manifest(manifest, path)
     return manifest
 
 
@@ -187,7 +189,10 @@ def load_dataset(root: Path | str) -> Dataset:
             first = e.errors()[0]
             loc = ".".join(str(p) for p in first["loc"]) or "(line)"
             raise DatasetError(f"{root / ITEMS}:{n}: '{loc}': {first['msg']}") from None
-    return Dataset(root=root, manifest=manifest, items=tuple(items))
+    check_tasks(enumerate(items, start=1), manifest, root / ITEMS)
+    # A source's own label set loads mapped onto the dimension's values (dataset.json says how).
+    mapping = label_mapping(manifest, root / MANIFEST)
+    return Dataset(root=root, manifest=manifest, items=tuple(map_item(it, mapping) for it in items))
 
 
 def write_dataset(

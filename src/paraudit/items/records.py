@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+
+from paraudit.dimensions import emotion as _emotion
 
 SCHEMA_VERSION = 1
 
@@ -18,25 +26,15 @@ Speaker = Literal["human", "assistant"]
 # Tasks of the paper (§4) plus any custom name a benchmark builder picks.
 KNOWN_TASKS = ("single-turn-emotions", "positional-emotion", "emotional-conversations")
 
-# Every emotion the offline renderer has a profile for; a dataset may declare its own vocabulary.
-HUMAN_EMOTIONS = ("neutral", "happy", "sad", "angry", "surprised", "frazzled", "hesitant")
-ASSISTANT_EMOTIONS = ("neutral", "happy", "empathetic")
-DEFAULT_VOCABULARY = tuple(dict.fromkeys(HUMAN_EMOTIONS + ASSISTANT_EMOTIONS))
-# Other names for them: the paper's assistant label "apologetic/empathetic/reassuring", the
-# source corpora's nouns and common synonyms. Shared by the TTS styles, the Piper profiles and
-# the Audio Scorer's rules, so all three read an emotion the same way.
-EMOTION_ALIASES = {
-    "apologetic": "empathetic",
-    "reassuring": "empathetic",
-    "apologetic/empathetic/reassuring": "empathetic",
-    "anger": "angry",
-    "sadness": "sad",
-    "joy": "happy",
-    "surprise": "surprised",
-    "fear": "fearful",
-    "disgust": "disgusted",
-    "hesistant": "hesitant",  # the paper's prompts spell it so
-}
+# The emotion vocabulary is the emotion plugin's data now (dimensions/emotion.py); the old names
+# stay importable from here.
+HUMAN_EMOTIONS = _emotion.HUMAN_EMOTIONS
+ASSISTANT_EMOTIONS = _emotion.ASSISTANT_EMOTIONS
+DEFAULT_VOCABULARY = _emotion.DEFAULT_VOCABULARY
+EMOTION_ALIASES = _emotion.EMOTION_ALIASES
+DEFAULT_DIMENSION = "emotion"
+"""The dimension of a dataset whose dataset.json names none (every dataset made before there were
+dimensions)."""
 
 
 class _Record(BaseModel):
@@ -111,7 +109,17 @@ class DatasetManifest(_Record):
     tasks: tuple[str, ...]
     """Tasks present in items.jsonl."""
     emotions: tuple[str, ...] = DEFAULT_VOCABULARY
-    """The emotion vocabulary every label must come from."""
+    """The label set every label must come from (the name is historical: for a dimension other
+    than emotion these are that dimension's labels)."""
+    dimension: str = DEFAULT_DIMENSION
+    """The paralinguistic dimension the labels belong to (`paraudit dimensions` lists them).
+    Absent = emotion; once named, every label must be a value of it or be mapped onto one."""
+    taxonomy: str = ""
+    """A source label set the dimension knows by name (emotion: emocf, ekman6, iemocap4): the
+    items carry that set's labels and load mapped onto the dimension's values."""
+    label_map: dict[str, str] = Field(default_factory=dict)
+    """Source label → the dimension's value, for a label set the dimension does not know (or to
+    override one entry of `taxonomy`); items load with their labels mapped."""
     rendering: str = ""
     """How emotion was realised, e.g. 'prosody-manipulated (Piper + Praat PSOLA)'."""
     provenance: dict[str, Any] = Field(default_factory=dict)
@@ -120,3 +128,18 @@ class DatasetManifest(_Record):
     """True for imported sets whose clips come in several sample rates or formats. By default
     validate requires one rate and one format/subtype across the dataset (a clip that differs is
     a format giveaway); with this set it only warns when the two branches of an item differ."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_dimension(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # dataset.json is part of a run's dataset fingerprint: an emotion dataset written by this
+        # code must be byte-identical to one written before dimensions existed, so the
+        # dimension fields appear only when they say something.
+        out: dict[str, Any] = handler(self)
+        for name, default in (
+            ("dimension", DEFAULT_DIMENSION),
+            ("taxonomy", ""),
+            ("label_map", {}),
+        ):
+            if out.get(name) == default and name not in self.model_fields_set:
+                out.pop(name, None)
+        return out

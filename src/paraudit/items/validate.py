@@ -27,12 +27,20 @@ from paraudit.items.clips import container_problem, read_clip
 from paraudit.items.dataset import (
     AUDIO_DIR,
     ITEMS,
+    MANIFEST,
     decode_line,
     iter_raw_item_lines,
     read_manifest,
     utf8_problem,
 )
 from paraudit.items.records import AuditItem, DatasetManifest
+from paraudit.items.taxonomy import (
+    DatasetDimensionError,
+    check_tasks,
+    label_mapping,
+    map_item,
+    vocabulary,
+)
 
 MIN_SECONDS = 0.3
 MAX_SECONDS = 60.0
@@ -179,14 +187,16 @@ def inspect_clip(
     return ClipInfo(sha, rate, channels, fmt, subtype, seconds)
 
 
-def _check_item(item: AuditItem, manifest: DatasetManifest, line: int) -> list[Problem]:
+def _check_item(
+    item: AuditItem, manifest: DatasetManifest, line: int, vocab: frozenset[str] | None = None
+) -> list[Problem]:
     out: list[Problem] = []
 
     def bad(field: str, msg: str) -> None:
         out.append(Problem(line, item.id, field, msg))
 
     n = len(item.context)
-    vocab = set(manifest.emotions)
+    vocab = frozenset(manifest.emotions) if vocab is None else vocab
     for b, br in enumerate(item.branches):
         if len(br.emotions) != n:
             bad(f"branches.{b}.emotions", f"has {len(br.emotions)} labels for {n} context turns")
@@ -364,6 +374,11 @@ def validate_dataset(
     root = Path(root)
     try:
         manifest = read_manifest(root)
+    except DatasetDimensionError:
+        # Not a problem of this dataset's items but of what it asks for (a dimension not
+        # installed, labels with no mapping): nothing can be checked against it, so it is the
+        # one line the user sees, exit 2, from every command that reads the dataset.
+        raise
     except DatasetError as e:
         return [Problem(None, None, "dataset.json", str(e))]
     try:
@@ -372,10 +387,16 @@ def validate_dataset(
         return [Problem(None, None, ITEMS, str(e))]
     if not parsed and not problems:
         problems.append(Problem(None, None, ITEMS, "has no items"))
+    # One dimension per task (else DatasetDimensionError, as above); a source's own labels are
+    # checked as they load: mapped.
+    check_tasks(parsed, manifest, root / ITEMS)
+    mapping = label_mapping(manifest, root / MANIFEST)
+    parsed = [(n, map_item(item, mapping)) for n, item in parsed]
+    vocab = frozenset(vocabulary(manifest))
     audio_refs: dict[str, tuple[int, str]] = {}
     sound: list[AuditItem] = []  # items whose own structure holds: the only ones balance reads
     for n, item in parsed:
-        mine = _check_item(item, manifest, n)
+        mine = _check_item(item, manifest, n, vocab)
         problems.extend(mine)
         if not any(p.is_error for p in mine):
             sound.append(item)

@@ -26,6 +26,7 @@ from paraudit.protocols.questions import (
     Protocol,
     Question,
     TextTurn,
+    annotation_for,
     form_for,
     question_head,
     shape_of,
@@ -147,7 +148,13 @@ class _Layout:
             self.text(f"{label}:")
             self.clip(ds, item.branches[b].response.audio, ClipRole(label, None, "assistant"))
 
-    def transcript(self, item: AuditItem, emotions: tuple[str, ...] | None, conv: str) -> str:
+    def transcript(
+        self,
+        item: AuditItem,
+        emotions: tuple[str, ...] | None,
+        conv: str,
+        annotation: str = "emotion: {value}",
+    ) -> str:
         lines = []
         for t, turn in enumerate(item.context, 1):
             emotion = emotions[t - 1] if emotions else None
@@ -156,7 +163,7 @@ class _Layout:
                 line = f"{conv} turn {t} ({SPEAKER_NAMES[turn.speaker]}): transcript: {turn.text}"
             else:
                 line = f"{conv}: transcript: {turn.text}"
-            lines.append(line + (f" emotion: {emotion}" if emotion else ""))
+            lines.append(line + (" " + annotation.format(value=emotion) if emotion else ""))
         return "\n".join(lines)
 
     def question(
@@ -278,8 +285,13 @@ def text_instance(
     branch: int | None,
     staged: dict[int, tuple[str, ...]] | None = None,
     context_order: str | None = None,
+    annotation: str | None = None,
 ) -> Instance:
-    """O (true emotions), S (the judge's own P predictions, in `staged`) and T (no emotions)."""
+    """O (true emotions), S (the judge's own P predictions, in `staged`) and T (no emotions).
+
+    `annotation` is how a turn's label is written after its transcript (`annotation_for`: the
+    dimension's words); None reads it from the item (emotion unless it names a dimension)."""
+    note = annotation if annotation is not None else annotation_for(item)
 
     def emos(b: int) -> tuple[str, ...] | None:
         if probe == "T":
@@ -293,11 +305,15 @@ def text_instance(
     gold: str | dict[str, str]
     if protocol == "pointwise":
         assert branch is not None
-        body = lay.transcript(item, emos(branch), "C")
+        body = lay.transcript(item, emos(branch), "C", note)
         gold = _choice_gold(branch, order)
     else:
         ca, cb = _ctx_order(context_order)
-        body = lay.transcript(item, emos(ca), "CA") + "\n" + lay.transcript(item, emos(cb), "CB")
+        body = (
+            lay.transcript(item, emos(ca), "CA", note)
+            + "\n"
+            + lay.transcript(item, emos(cb), "CB", note)
+        )
         gold = _matching_gold(context_order, order)
     a, b = _resp_order(order)
     r1, r2 = item.branches[a].response.text, item.branches[b].response.text

@@ -13,8 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
+from paraudit.dimensions import registry
+from paraudit.items.records import DEFAULT_DIMENSION, AuditItem, DatasetManifest
+from paraudit.items.taxonomy import item_dimension
 from paraudit.protocols import paper_prompts as pp
 
 Probe = Literal["J", "P", "O", "S", "T", "N"]
@@ -148,6 +152,22 @@ def form_for(task: str, probe: Probe, protocol: Protocol) -> Form:
         raise ValueError(f"no question form for {shape_of(task)} {probe} {protocol}") from None
 
 
+@cache
+def _annotation_of(dimension: str) -> str:
+    return registry.get(dimension).questions.annotation
+
+
+def annotation_for(item: AuditItem, manifest: DatasetManifest | None = None) -> str:
+    """How O and S write a turn's label after its transcript, in the item's dimension's words
+    (emotion: 'emotion: {value}', the paper's wording). Without the manifest, an item that names
+    no dimension of its own is emotion."""
+    name = item_dimension(item, manifest) if manifest is not None else None
+    if name is None:
+        named = item.meta.get("dimension")
+        name = named if isinstance(named, str) and named else DEFAULT_DIMENSION
+    return _annotation_of(name)
+
+
 def question_head(form: Form, cue: str) -> str:
     """The instruction text of a question: the template with its cue (and disclaimer) filled."""
     values = {"cue": form.cue_text(cue)}
@@ -166,6 +186,7 @@ __all__ = [
     "Question",
     "Shape",
     "TextTurn",
+    "annotation_for",
     "form_for",
     "question_head",
     "shape_of",

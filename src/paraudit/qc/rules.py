@@ -39,8 +39,8 @@ from typing import Literal
 import numpy as np
 
 from paraudit.audio.pitch import last_voiced_time
+from paraudit.dimensions.emotion import EMOTION_ALIASES
 from paraudit.errors import ParauditError
-from paraudit.items.records import EMOTION_ALIASES
 from paraudit.qc.acoustics import clean_pitch, count_syllables, measure, silent_gaps
 
 END_WINDOW_VOICED_S = 0.6

@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from paraudit.dimensions.emotion import EMOTION_ALIASES
 from paraudit.errors import ParauditError
-from paraudit.items.records import EMOTION_ALIASES, Speaker
+from paraudit.items.records import Speaker
 from paraudit.render.piper_voice import load_synth, resolve_voice
 from paraudit.render.profiles import EmotionProfile, profile_for
 from paraudit.render.prosody import (

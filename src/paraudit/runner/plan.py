@@ -29,6 +29,7 @@ from paraudit.protocols.instances import (
     text_instance,
 )
 from paraudit.protocols.null_probe import NULL_ASKS, NULL_KINDS, NullKind, n_instance, null_clips
+from paraudit.protocols.questions import annotation_for
 
 # Probes that offer two emotions per branch: an item whose branch has more than two distinct
 # human emotions would get a wrong gold, so it gets none of them.
@@ -162,7 +163,15 @@ def iter_instances(ds: Dataset, spec: PlanSpec) -> Iterator[Instance]:
             yield p_instance(ds, q.item, q.cue, q.order, q.branch)
         else:
             yield text_instance(
-                q.item, q.probe, q.protocol, q.cue, q.order, q.branch, None, q.context_order
+                q.item,
+                q.probe,
+                q.protocol,
+                q.cue,
+                q.order,
+                q.branch,
+                None,
+                q.context_order,
+                annotation_for(q.item, ds.manifest),  # the O/S label line in its dimension's words
             )
 
 
@@ -201,7 +210,17 @@ def iter_staging(
                 for branch in _branches(protocol):
                     key = f"S|{protocol}|{cue}|{branch}"
                     for ctx, order in presentations(item, protocol, spec.orders, spec.seed, key):
-                        yield text_instance(item, "S", protocol, cue, order, branch, given, ctx)
+                        yield text_instance(
+                            item,
+                            "S",
+                            protocol,
+                            cue,
+                            order,
+                            branch,
+                            given,
+                            ctx,
+                            annotation_for(item, ds.manifest),
+                        )
 
 
 __all__ = [

@@ -17,19 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from paraudit.dimensions.emotion import EMOCF_LABELS
 from paraudit.errors import ParauditError
 from paraudit.sources.tables import ColumnMap, need, read_rows
 
-# EmoCF labels (Livingstone & Russo's taxonomy) → the dataset vocabulary.
-LABELS = {
-    "anger": "angry",
-    "disgust": "disgusted",
-    "fear": "fearful",
-    "joy": "happy",
-    "sadness": "sad",
-    "surprise": "surprised",
-    "neutral": "neutral",
-}
+# EmoCF labels (Livingstone & Russo's taxonomy) → the dataset vocabulary: the emotion plugin's
+# data.
+LABELS = EMOCF_LABELS
 # Labels already in the dataset vocabulary are accepted as they are.
 _ACCEPTED = {**LABELS, **{v: v for v in LABELS.values()}}
 

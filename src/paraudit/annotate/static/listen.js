@@ -98,6 +98,7 @@ function render(state) {
   }
   $("count").textContent = `Question ${state.answered + 1} of ${state.total}`;
   question = q;
+  if (q.ask) $("ask").textContent = q.ask;  // the dimension's own question
   requestId = newRequestId();
   choice = null;
   confidence = null;

@@ -1,0 +1,112 @@
+"""Part of the question wording comes from the item's dimension: the O/S label line after each
+transcript (emotion: exactly today's 'emotion: angry'), and the listening app's question."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from paraudit.annotate.app import create_app
+from paraudit.annotate.assignment import StudyConfig
+from paraudit.annotate.serve import background
+from paraudit.annotate.store import AnnotationStore
+from paraudit.items.dataset import load_dataset
+from paraudit.protocols.instances import text_instance
+from paraudit.protocols.questions import annotation_for
+from paraudit.runner.plan import PlanSpec, plan_instances
+from tests.conftest import make_dataset
+from tests.dimensions.plugins import install_plugin
+
+# Emotion's values under another dimension's name and words, installed as a real plugin.
+TONE = """
+import dataclasses
+from paraudit.dimensions.emotion import EMOTION
+TONE = dataclasses.replace(
+    EMOTION,
+    name="voicetone",
+    questions=dataclasses.replace(EMOTION.questions, annotation="tone of voice: {value}"),
+    words=dataclasses.replace(EMOTION.words, listen_question="Which reply suits that tone?"),
+)
+"""
+
+
+@pytest.fixture
+def tone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    install_plugin(tmp_path, monkeypatch, "tone_words", TONE, "voicetone = tone_words:TONE\n")
+
+
+def _o_text(ds_root: Path) -> str:
+    ds = load_dataset(ds_root)
+    spec = PlanSpec(probes=("O",), protocols=("pointwise",), cues=("none",))
+    (first, *_) = plan_instances(ds, spec)
+    return "".join(str(getattr(p, "text", "")) for p in first.prompt)
+
+
+def test_emotion_keeps_todays_label_line(tmp_path: Path) -> None:
+    root = tmp_path / "ds"
+    _, (item,), _ = make_dataset(root, tmp_path / "src")
+    assert annotation_for(item) == "emotion: {value}"
+    inst = text_instance(item, "O", "pointwise", "none", "R1R2", 0)
+    text = "".join(str(getattr(p, "text", "")) for p in inst.prompt)
+    assert "C: transcript: They moved the meeting to Friday. emotion: angry" in text
+    assert "C: transcript: They moved the meeting to Friday. emotion: angry" in _o_text(root)
+
+
+def test_a_dataset_of_another_dimension_is_asked_in_its_words(tmp_path: Path, tone: None) -> None:
+    root = tmp_path / "ds"
+    make_dataset(root, tmp_path / "src")
+    manifest = json.loads((root / "dataset.json").read_text())
+    (root / "dataset.json").write_text(json.dumps({**manifest, "dimension": "voicetone"}))
+    text = _o_text(root)
+    assert "Friday. tone of voice: angry" in text and "emotion: angry" not in text
+
+
+def test_the_listening_app_asks_in_the_dimensions_words(tmp_path: Path, tone: None) -> None:
+    cfg = StudyConfig(annotators=("ann",), per_annotator=1, overlap=0, repeats=0, catch=0)
+    asked = []
+    for dimension in (None, "voicetone"):
+        root = tmp_path / f"ds-{dimension}"
+        make_dataset(root, tmp_path / "src")
+        if dimension:
+            manifest = json.loads((root / "dataset.json").read_text())
+            (root / "dataset.json").write_text(json.dumps({**manifest, "dimension": dimension}))
+        path = tmp_path / f"{dimension}.sqlite"
+        store = AnnotationStore.open_or_create(path, root, cfg)
+        (token,) = [t for _, t in store.annotators()]
+        q = TestClient(create_app(path)).get(f"/a/{token}/api/next").json()["question"]
+        asked.append(q["ask"])
+    assert asked == ["Which response fits better?", "Which reply suits that tone?"]
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian 'chromium' is not installed")
+def test_the_page_shows_the_dimensions_question(tmp_path: Path, tone: None) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tests.annotate.test_browser import ARGS
+
+    cfg = StudyConfig(annotators=("ann",), per_annotator=1, overlap=0, repeats=0, catch=0)
+    shown = []
+    for dimension in (None, "voicetone"):
+        root = tmp_path / f"ds-{dimension}"
+        make_dataset(root, tmp_path / "src")
+        if dimension:
+            manifest = json.loads((root / "dataset.json").read_text())
+            (root / "dataset.json").write_text(json.dumps({**manifest, "dimension": dimension}))
+        path = tmp_path / f"{dimension}.sqlite"
+        store = AnnotationStore.open_or_create(path, root, cfg)
+        (token,) = [t for _, t in store.annotators()]
+        with background(path) as url, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page()
+            page.goto(f"{url}/a/{token}")
+            page.wait_for_selector("#question:not([hidden])")
+            shown.append(page.locator("#ask").inner_text())
+            browser.close()
+    assert shown == ["Which response fits better?", "Which reply suits that tone?"]
