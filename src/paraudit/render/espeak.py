@@ -8,7 +8,7 @@ synthesis and sounds robotic, so both values of a contrast are always rendered b
 renderer and voice (offline-stack-notes.md).
 
 Called through ctypes in synchronous mode; espeak-ng keeps global state, so every call holds
-`LOCAL_COMPUTE`.
+`LOCAL_COMPUTE`. Its output is not byte-reproducible across calls (see `speak_once`).
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ class EspeakSpeech:
     rate: int
     word_starts: tuple[float, ...]
     """Start time (s) of each word espeak spoke, in order."""
+    word_positions: tuple[int, ...]
+    """Where each of those words starts in the input, 0-based characters (espeak may speak two
+    short words as one: "by the")."""
 
 
 class _Engine:
@@ -71,6 +74,7 @@ class _Engine:
             raise ParauditError("espeak-ng did not initialise (its voice data was not found)")
         self._chunks: list[np.ndarray] = []
         self._starts: list[int] = []
+        self._positions: list[int] = []
         # Kept on self: ctypes frees a callback object that nothing references.
         self._cb = _Callback(self._on_audio)
         self.lib.espeak_SetSynthCallback(self._cb)
@@ -82,21 +86,23 @@ class _Engine:
         while events[i].type != _EVENT_LIST_TERMINATED:
             if events[i].type == _EVENT_WORD:
                 self._starts.append(int(events[i].sample))
+                self._positions.append(int(events[i].text_position) - 1)
             i += 1
         return 0
 
-    def speak(self, ssml: str, voice: str) -> EspeakSpeech:
-        self._chunks, self._starts = [], []
+    def speak(self, text: str, voice: str, is_ssml: bool) -> EspeakSpeech:
+        self._chunks, self._starts, self._positions = [], [], []
         if self.lib.espeak_SetVoiceByName(voice.encode()) != 0:
             raise ParauditError(f"espeak-ng has no voice {voice!r}")
-        data = ssml.encode("utf-8")
-        err = self.lib.espeak_Synth(data, len(data) + 1, 0, 1, 0, _CHARS_UTF8 | _SSML, None, None)
+        data = text.encode("utf-8")
+        flags = _CHARS_UTF8 | (_SSML if is_ssml else 0)
+        err = self.lib.espeak_Synth(data, len(data) + 1, 0, 1, 0, flags, None, None)
         self.lib.espeak_Synchronize()
         if err != 0 or not self._chunks:
             raise ParauditError(f"espeak-ng produced no audio (error {err})")
         samples = np.concatenate(self._chunks) / 32768.0
         starts = tuple(s / self.rate for s in self._starts)
-        return EspeakSpeech(samples, self.rate, starts)
+        return EspeakSpeech(samples, self.rate, starts, tuple(self._positions))
 
 
 @lru_cache(maxsize=1)
@@ -104,10 +110,22 @@ def _engine() -> _Engine:
     return _Engine()
 
 
-def speak(ssml: str, voice: str) -> EspeakSpeech:
-    """Render an SSML document (`<speak>…</speak>`) with an espeak-ng voice ('en-us+m3')."""
+def speak(text: str, voice: str, *, is_ssml: bool = True) -> EspeakSpeech:
+    """Render an SSML document (`<speak>…</speak>`), or plain text, with an espeak-ng voice
+    ('en-us+m3')."""
     with LOCAL_COMPUTE:
-        return _engine().speak(ssml, voice)
+        return _engine().speak(text, voice, is_ssml)
+
+
+@lru_cache(maxsize=64)
+def speak_once(text: str, voice: str) -> EspeakSpeech:
+    """`speak` of plain text, kept per (text, voice) for this process.
+
+    espeak-ng is not sample-deterministic: the same text rendered again (above all after
+    another voice) came out a few samples longer, with word-level differences up to 7 dB. A
+    contrast built on one rendering (emphasis) differs only where it is manipulated.
+    """
+    return speak(text, voice, is_ssml=False)
 
 
 def ssml(words: list[str], *, emphasis: int | None = None) -> str:
