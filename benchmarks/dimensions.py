@@ -5,12 +5,14 @@ For every starter text: render each value (the reference value first: it is the 
 in one voice, then run the dimension's QC on each clip. Renders are never cached here, so the
 time is that of an empty render cache. `cycle` (default) gives item i the voice i mod the
 renderer's voices (every set in ≥ 3 voices); `all` renders every item in every voice.
-Prints per dimension: clips, seconds, clips/s, QC pass rate per value, and the rejections.
+Prints per dimension: clips, seconds, clips/s, QC pass rate per value, the rejections, and
+per value the median (min–max) of every figure the QC rule read.
 """
 
 from __future__ import annotations
 
 import importlib
+import statistics
 import sys
 import time
 from collections import Counter
@@ -45,6 +47,7 @@ def run(name: str, every_voice: bool) -> None:
     passed: Counter[str] = Counter()
     total: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
+    figures: dict[str, dict[str, list[float]]] = {}
     t0 = time.perf_counter()
     audio_s = 0.0
     for i, item in enumerate(texts):
@@ -59,6 +62,8 @@ def run(name: str, every_voice: bool) -> None:
                 qc = check(clips[v.name], v.name, baseline=base)
                 total[v.name] += 1
                 passed[v.name] += qc.passed
+                for k, x in qc.measures.items():
+                    figures.setdefault(v.name, {}).setdefault(k, []).append(float(x))
                 for r in qc.reasons:
                     reasons[f"{v.name}/{voice}: {r.split(' = ')[0]}"] += 1
     secs = time.perf_counter() - t0
@@ -71,6 +76,12 @@ def run(name: str, every_voice: bool) -> None:
     )
     for r, k in reasons.most_common():
         print(f"  rejected {k}×  {r}")
+    for value, by_name in figures.items():
+        parts = [
+            f"{k} {statistics.median(xs):.3g} ({min(xs):.3g}–{max(xs):.3g})"
+            for k, xs in by_name.items()
+        ]
+        print(f"  {value}: median (min–max) " + " · ".join(parts))
 
 
 def main(argv: list[str]) -> None:
