@@ -121,7 +121,10 @@ def test_another_taxonomy_without_a_mapping_is_refused_in_one_line(tmp_path: Pat
 @pytest.mark.parametrize(
     ("manifest", "expected"),
     [
-        ({"dimension": "emotoin"}, "unknown dimension 'emotoin' (installed: emotion); did you"),
+        (
+            {"dimension": "emotoin"},
+            "unknown dimension 'emotoin' (installed: emotion, urgency, hesitation, whisper, emphasis, sarcasm); did you",
+        ),
         ({"taxonomy": "plutchik8"}, "emotion knows no taxonomy 'plutchik8' (known: emocf,"),
         ({"label_map": {"angry": "furious"}}, "maps 'angry' to 'furious', which is not a value"),
     ],
@@ -150,7 +153,7 @@ def test_a_task_mixing_dimensions_is_refused(tmp_path: Path) -> None:
     lines = (root / "items.jsonl").read_text().splitlines()
     second = json.loads(lines[1])
     second["task"] = "single-turn-emotions"
-    second["meta"]["dimension"] = "emphasis"
+    second["meta"]["dimension"] = "emphasys"
     (root / "items.jsonl").write_text(lines[0] + "\n" + json.dumps(second) + "\n")
     # An item naming a dimension that is not installed: named, with the closest one.
     with pytest.raises(DatasetDimensionError, match=r"items.jsonl:2: item pos-1: unknown dim"):

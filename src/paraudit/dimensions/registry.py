@@ -27,6 +27,11 @@ ENTRY_POINT_GROUP = "paraudit.dimensions"
 
 BUILTIN: dict[str, str] = {
     "emotion": "paraudit.dimensions.emotion:EMOTION",
+    "urgency": "paraudit.dimensions.urgency:DIMENSION",
+    "hesitation": "paraudit.dimensions.hesitation:DIMENSION",
+    "whisper": "paraudit.dimensions.whisper:DIMENSION",
+    "emphasis": "paraudit.dimensions.emphasis:DIMENSION",
+    "sarcasm": "paraudit.dimensions.sarcasm:DIMENSION",
 }
 """Built-in dimensions: name → `module:object` of its `Dimension`."""
 
@@ -37,6 +42,7 @@ EXTRAS: dict[str, tuple[tuple[str, ...], str]] = {
     "qc": (("speechmos", "librosa", "onnxruntime"), "pip install 'paraudit[qc]'"),
     "ser": (("funasr",), "pip install 'paraudit[ser]'"),
     "praat": (("parselmouth",), "pip install praat-parselmouth"),
+    "espeak": (("espeakng_loader",), "pip install 'paraudit[espeak]'"),
 }
 
 

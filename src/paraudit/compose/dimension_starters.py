@@ -1,0 +1,66 @@
+"""The offline starter texts of the new dimensions (`compose/starters/NAME.jsonl`).
+
+Each line is one single-turn item: the user's words (identical in both branches) and, per value
+of the dimension, a response that is right for that value and wrong for the other. Hand-written
+for this project. Emphasis items also carry `focus`: the 0-based indices of the two words that
+may carry the stress (its first value stresses the first index, its second the second), so
+the words stay identical and only the stress moves.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from paraudit.dimensions.base import Dimension
+from paraudit.errors import ParauditError
+
+
+class StarterText(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    id: str
+    text: str
+    """The user's words, identical for every value."""
+    responses: dict[str, str]
+    """Per value name: the response right for that value only."""
+    focus: tuple[int, int] | None = None
+    """Emphasis only: the word indices stressed by the first and the second value."""
+
+
+def starter_texts(dimension: Dimension) -> tuple[StarterText, ...]:
+    """The starter texts of `dimension`, checked against its values. A text with a filler
+    ("um", "uh") is refused for every dimension: the filler marks hesitation in the words, so a
+    transcript-only judge could read the value off the text."""
+    from paraudit.dimensions.hesitation import word_changing
+
+    resource = files("paraudit.compose.starters").joinpath(f"{dimension.name}.jsonl")
+    if not resource.is_file():
+        raise ParauditError(f"no offline starter texts for dimension {dimension.name!r}")
+    names = {v.name for v in dimension.values}
+    out: list[StarterText] = []
+    for n, line in enumerate(resource.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{dimension.name}.jsonl line {n}"
+        try:
+            item = StarterText.model_validate(json.loads(line))
+        except (ValueError, ValidationError) as e:
+            raise ParauditError(f"{where}: not a starter text ({str(e).splitlines()[0]})") from None
+        if set(item.responses) != names:
+            raise ParauditError(
+                f"{where}: responses for {sorted(item.responses)}, needs {sorted(names)}"
+            )
+        if len(set(item.responses.values())) != len(names):
+            raise ParauditError(f"{where}: two values share one response")
+        if (why := word_changing(item.text)) is not None:
+            raise ParauditError(f"{where}: {why}")
+        words = item.text.split()
+        if item.focus is not None and (
+            item.focus[0] == item.focus[1] or not all(0 <= i < len(words) for i in item.focus)
+        ):
+            raise ParauditError(f"{where}: focus {item.focus} is not two words of the text")
+        out.append(item)
+    return tuple(out)
