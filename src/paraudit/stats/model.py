@@ -69,6 +69,7 @@ Diagnosis = Literal[
     "hears only some turns",
     "below chance",
     "at chance",
+    "answers not given",
     "no answers",
 ]
 """One name per verdict, in the cascade's precedence (see `stats/verdicts.py`)."""
@@ -106,6 +107,8 @@ class Behaviour(BaseModel):
         # The invariance audit (stats/invariance.py), on a run over an invariance set:
         "flips on irrelevant changes",
         "not discriminating",
+        # Answer accounting (stats/accounting.py): refusals, unparsed replies, no-audio, errors
+        "answers not given",
     ]
     text: str
     evidence: Estimate | None = None

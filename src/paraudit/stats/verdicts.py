@@ -32,7 +32,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import (
     Behaviour,
     ComponentsAtCue,
@@ -41,12 +40,10 @@ from paraudit.stats.model import (
     Step,
     Verdict,
 )
-from paraudit.stats.null_audio import null_behaviour
 from paraudit.stats.state_section import over_represented
 from paraudit.stats.verdict_text import (
     ci,
     components_text,
-    delivery_text,
     headline,
     pct,
     turn_text,
@@ -123,10 +120,10 @@ class Evidence:
     turn_positions: dict[str, list[Section]] = field(default_factory=dict)
     """cue → per human-turn position P accuracy (first / middle / last)."""
     failed_calls: tuple[int, int] = (0, 0)
-    delivery: DeliveryCell | None = None
-    """The audio-delivery check of this judge × task (stats/delivery.py), when it ran."""
-    null_audio: list[Section] = field(default_factory=list)
-    """Probe N's cells (stats/null_audio.py), each with `answers_without_audio`."""
+    sections: dict[str, list[Section]] = field(default_factory=dict)
+    """The registered analyses' records (stats/analyses.py), by name."""
+    unit_behaviours: list[Behaviour] = field(default_factory=list)
+    """What the registered analyses name, in the registry's order (after the core's)."""
 
     def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
         a = self.accuracy.get((probe, protocol, cue))
@@ -335,22 +332,7 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
         ]  # fmt: skip
         if heard and unheard:
             out.append(Behaviour(kind="hears only some turns", text=turn_text(heard, turns)))
-    blind = null_behaviour(ev.null_audio)
-    if blind is not None:
-        out.append(blind)
     return out
-
-
-def delivery_behaviours(ev: Evidence) -> list[Behaviour]:
-    """'audio not delivered in N calls' when any call that sent audio came back with no (or
-    far too few) audio counted (the rule: stats/delivery.py). Calls whose usage holds no count
-    are not checked, so a judge that reports no usage never shows it."""
-    d = ev.delivery
-    if d is None or not d.flagged:
-        return []
-    share = Estimate(rate=d.flagged / d.checked if d.checked else None)
-    return [Behaviour(kind="audio not delivered", evidence=share,
-                      text=delivery_text(d.flagged, d.text))]  # fmt: skip
 
 
 def _diagnosis(
@@ -404,7 +386,7 @@ def verdict(ev: Evidence) -> Verdict:
     rec = recoverable_step(ev, cue, native)
     cued = cue_step(ev, cue, native)
     comps = components(ev)
-    habits = behaviours(ev, cue) + delivery_behaviours(ev)
+    habits = behaviours(ev, cue) + ev.unit_behaviours
     diagnosis = _diagnosis(native, rec, cued, comps, habits)
     here = next((c for c in comps if c.cue == cue), None)
     steps = [native.text, rec.text if rec.ran else "", cued.text if cued.ran else ""]

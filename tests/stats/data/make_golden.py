@@ -2,11 +2,15 @@
 
 PYTHONPATH=src:. python tests/stats/data/make_golden.py tests/stats/data/summary_golden.json
 """
-import sys, time
+
+import sys
+import time
 from pathlib import Path
+
 from paraudit.stats.summary import summarize
 from paraudit.stats.summary_model import Summary
-from tests.stats.registry_rows import golden_rows, golden_delivery
+from tests.stats.registry_rows import golden_delivery, golden_rows
+
 t = time.time()
 rows = golden_rows()
 raw = summarize(rows, replicates=200, seed=3, permutations=200, delivery=golden_delivery())
