@@ -129,6 +129,8 @@ class ComponentsAtCue(BaseModel):
     """Pointwise P, O, J accuracy at this cue (per instance, item intervals)."""
     above: dict[str, bool]
     """Each of P, O, J above what the best deaf guesser scores."""
+    inverted: list[str] = Field(default_factory=list)
+    """P or O below chance: informative, in the swapped convention (not deaf)."""
     dependence_tested: bool
     """P, O and J were each above chance, so a dependence between them means something."""
     over_represented: list[str] = Field(default_factory=list)
