@@ -299,10 +299,17 @@ def components(ev: Evidence) -> list[ComponentsAtCue]:
             continue
         marg = {p: g[0] for p, g in got.items() if g}
         above = {p: g[0].above(g[1]) for p, g in got.items() if g}
-        # Only a choice can be inverted: a whole multi-turn trajectory P (every human turn
-        # right) falls below ½ for a merely noisy listener (0.6 per turn, 3 turns: 22 %).
-        choices = "O" if ev.turn_positions.get(cue) else "PO"
-        inverted = [p for p in choices if (g := got[p]) and g[0].below(g[1])]
+        inverted = [p for p in "PO" if (g := got[p]) and g[0].below(g[1])]
+        turns = [t for t in ev.turn_positions.get(cue, []) if t["position"] in POSITIONS]
+        if (
+            turns
+            and "P" in inverted
+            and not all(estimate(t).below(float(t.get("chance") or 0.5)) for t in turns)
+        ):
+            # A whole multi-turn trajectory (every human turn right) falls below ½ for a merely
+            # noisy listener (0.6 per turn, 3 turns: 22 %): inverted only where P is below
+            # what a deaf guesser scores at every turn position, i.e. turn by turn.
+            inverted.remove("P")
         judges = above["J"]
         # Inverted and J right: a label convention (it hears, and says so in swapped labels).
         # Inverted and J not right: it hears the branches apart as each other, and J follows
