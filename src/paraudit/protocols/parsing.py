@@ -256,7 +256,7 @@ BARE_LABEL_CHARS = 24
 
 def bare_label(raw: str, options: Options) -> str | None:
     """The one offered label a reply consists of, or None (the lenient preset's rule)."""
-    text = _unmark(raw.strip()).strip()
+    text = _unmark(raw.strip()).strip().strip("\"'").strip()
     if not text or len(text) > BARE_LABEL_CHARS or "\n" in text or "{" in text:
         return None
     return _label(text, _options(options))

@@ -12,14 +12,15 @@ probe), each question (result row) is one of
 
 The counts add up to `questions`, always (a test pins it). `given_accuracy` is the accuracy of
 the answers given, right / (right + wrong), with its item-level 95 % interval and the 99 %
-interval the verdict decides by. `shapes` are the most frequent unparsed replies' shapes
+interval the verdict decides by (intervals for pointwise J per cue, what the verdict reads;
+the other cells carry the point value). `shapes` are the most frequent unparsed replies' shapes
 (`protocols.parsing.reply_shape`).
 
 **The rules the verdict applies** (`behaviours`, and `stats/verdicts.py` for the headline):
 
 1. An outcome that is not an answer (refused, no-audio, unparsed, error) is named when it
    holds at least `NAMED_SHARE` (10 %) of a probe's questions: "refuses 30.0 % of questions
-   (J 30.0 %, P 29.6 %); every J answer it gives is right (100.0 % of 210)". 10 % is where a
+   (J 30.0 %, P 29.6 %); every J answer it gives is right (210 of 210)". 10 % is where a
    strict accuracy stops being read as the accuracy of the answers: a reliable judge refusing
    one in ten loses up to ten points of J by not answering, not by being wrong.
 2. No verdict from answers not given: native J is "below chance" only when the J answers that
@@ -67,44 +68,45 @@ SHAPES = 3
 
 
 class AccountingTally:
-    """Per (probe, protocol, cue): outcome counts, per-item (right, given) for the interval,
-    and the unparsed replies' shapes (a few distinct strings, counted)."""
+    """Per (probe, protocol, cue): outcome counts; per item (right, given) only where an
+    interval is computed (pointwise J per cue: `_interval`); and the unparsed replies' shapes
+    (a few distinct strings, counted)."""
 
     def __init__(self, judge: str, task: str) -> None:
-        self.counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0] * 6)
+        self.counts: dict[tuple[str, str, str], list[int]] = {}
         self.items: dict[tuple[str, str, str], dict[str, list[int]]] = defaultdict(dict)
         self.shapes: dict[str, Counter[str]] = defaultdict(Counter)
 
     def add(self, row: StatRow) -> None:
-        if row.probe == "N":  # probe N accounts for its own outcomes (stats/null_audio.py)
+        probe = row.probe
+        if probe == "N":  # probe N accounts for its own outcomes (stats/null_audio.py)
             return
-        key = (row.probe, row.protocol, row.cue)
+        key = (probe, row.protocol, row.cue)
+        c = self.counts.get(key)
+        if c is None:
+            c = self.counts[key] = [0] * 6
         status = row.status
         if status == "ok":
-            k = 0 if row.correct else 1
-            t = self.items[key].get(row.item_id)
-            if t is None:
-                t = self.items[key][row.item_id] = [0, 0]
-            t[0] += row.correct
-            t[1] += 1
-        else:
-            k = OUTCOMES.index(STATUS.get(status, "unparsed"))
-            if status == "unparsed" and row.shape is not None:
-                self.shapes[row.probe][row.shape] += 1
-        self.counts[key][k] += 1
+            right = row.correct
+            c[0 if right else 1] += 1
+            if probe == "J" and key[1] == "pointwise":
+                per = self.items[key]
+                t = per.get(row.item_id)
+                if t is None:
+                    t = per[row.item_id] = [0, 0]
+                t[0] += right
+                t[1] += 1
+            return
+        c[OUTCOMES.index(STATUS.get(status, "unparsed"))] += 1
+        if status == "unparsed" and row.shape is not None:
+            self.shapes[probe][row.shape] += 1
 
     def records(self, ctx: GroupContext) -> list[Record]:
         pooled: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0] * 6)
-        items: dict[tuple[str, str, str], dict[str, list[int]]] = defaultdict(dict)
         for (probe, proto, cue), c in self.counts.items():
             for key in ((probe, proto, cue), (probe, proto, "all"), (probe, "all", "all")):
                 pooled[key] = [a + b for a, b in zip(pooled[key], c, strict=True)]
-                into = items[key]
-                for item, (r, g) in self.items[(probe, proto, cue)].items():
-                    t = into.setdefault(item, [0, 0])
-                    t[0] += r
-                    t[1] += g
-        sheet = Sheet(i for per in items.values() for i in per)
+        sheet = Sheet(i for per in self.items.values() for i in per)
         asked: list[tuple[Record, int, int]] = []
         out: list[Record] = []
         for key in sorted(pooled, key=_order):
@@ -119,11 +121,15 @@ class AccountingTally:
             rec.update(zip(NOT_GIVEN, c[2:], strict=True))
             shapes = self.shapes.get(probe)
             rec["shapes"] = [s for s, _ in shapes.most_common(SHAPES)] if shapes else []
-            if probe != "T":
-                per = items[key]
+            if probe != "T" and _interval(key):
+                per = self.items.get(key, {})
                 num = sheet.column({i: v[0] for i, v in per.items()})
                 den = sheet.column({i: v[1] for i, v in per.items()})
                 asked.append((rec, sheet.ratio(num, den), sheet.ratio(num, den, DECISION)))
+            elif probe != "T":  # a figure of the table: the point value is enough
+                n = c[0] + c[1]
+                rec["given_accuracy"] = {"rate": c[0] / n if n else None, "ci_low": None,
+                                         "ci_high": None, "items": 0}  # fmt: skip
             out.append(rec)
         estimates = sheet.evaluate(ctx.replicates, ctx.seed) if asked else []
         for rec, shown, decide in asked:
@@ -131,6 +137,15 @@ class AccountingTally:
             rec["given_accuracy"] = {**e.as_dict(), "decision_low": d.low,
                                      "decision_high": d.high}  # fmt: skip
         return out
+
+
+def _interval(key: tuple[str, str, str]) -> bool:
+    """Cells whose given accuracy gets an item interval: what the verdict decides by
+    (pointwise J per real cue). Every other cell keeps its point value, so the unit adds a
+    few intervals per group and touches per-item counts on J pointwise rows only: it costs
+    one dict update on most rows (benchmarks/stats.py)."""
+    probe, proto, cue = key
+    return (probe, proto) == ("J", "pointwise") and cue != "all"
 
 
 def _order(key: tuple[str, str, str]) -> tuple[int, int, int, str]:
