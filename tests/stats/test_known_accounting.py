@@ -196,6 +196,9 @@ def test_the_lenient_preset_reads_the_bare_label_and_keeps_call_keys(bare: dict[
         named = [b for b in v["behaviours"] if b["kind"] == "answers not given"]
         assert named and "J" in named[0]["probes"], v["text"]
         assert ("P" in named[0]["probes"]) == (v["task"] == "positional-emotion")
+        # Already lenient, the rest are matchings and turn labels: not advised again.
+        assert "--parse lenient" not in v["headline"]
+        assert "cannot answer a matching or per-turn question" in v["headline"]
 
 
 def test_a_pred_r1_server_names_its_unparsed_replies(dataset: Path, tmp_path: Path) -> None:

@@ -76,6 +76,8 @@ class AccountingTally:
         self.counts: dict[tuple[str, str, str], list[int]] = {}
         self.items: dict[tuple[str, str, str], dict[str, list[int]]] = defaultdict(dict)
         self.shapes: dict[str, Counter[str]] = defaultdict(Counter)
+        self.bare: Counter[tuple[str, str, str]] = Counter()
+        """Unparsed choice questions whose reply is a bare label, per cell."""
 
     def add(self, row: StatRow) -> None:
         probe = row.probe
@@ -100,12 +102,16 @@ class AccountingTally:
         c[OUTCOMES.index(STATUS.get(status, "unparsed"))] += 1
         if status == "unparsed" and row.shape is not None:
             self.shapes[probe][row.shape] += 1
+            if type(row.gold) is str and BARE.fullmatch(row.shape):
+                self.bare[key] += 1
 
     def records(self, ctx: GroupContext) -> list[Record]:
         pooled: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0] * 6)
+        bare: Counter[tuple[str, str, str]] = Counter()
         for (probe, proto, cue), c in self.counts.items():
             for key in ((probe, proto, cue), (probe, proto, "all"), (probe, "all", "all")):
                 pooled[key] = [a + b for a, b in zip(pooled[key], c, strict=True)]
+                bare[key] += self.bare[(probe, proto, cue)]
         sheet = Sheet(i for per in self.items.values() for i in per)
         asked: list[tuple[Record, int, int]] = []
         out: list[Record] = []
@@ -121,6 +127,7 @@ class AccountingTally:
             rec.update(zip(NOT_GIVEN, c[2:], strict=True))
             shapes = self.shapes.get(probe)
             rec["shapes"] = [s for s, _ in shapes.most_common(SHAPES)] if shapes else []
+            rec["bare_choice"] = bare[key]
             if probe != "T" and _interval(key):
                 per = self.items.get(key, {})
                 num = sheet.column({i: v[0] for i, v in per.items()})
@@ -195,14 +202,21 @@ def given_text(rec: Record | None) -> str:
     )
 
 
-def fix_text(shapes: list[str]) -> str:
-    """What to do about unparsed replies, from the shape seen."""
+def fix_text(shapes: list[str], bare_choice: int = 0) -> str:
+    """What to do about unparsed replies, from the shape seen: the lenient preset only where
+    it would read them (bare labels to choice questions; under that preset those are already
+    answers, so it is never advised twice)."""
     seen = f"replies look like `{shapes[0]}`" if shapes else "replies hold no 'pred'"
-    if shapes and BARE.fullmatch(shapes[0]):
+    if bare_choice:
         return (
             f"{seen} (a bare label, not the JSON the prompt asks for): rerun with "
             "`--parse lenient` (accepts an unambiguous bare label; recorded in run.json) or "
             "`--parse-retries 2`"
+        )
+    if shapes and BARE.fullmatch(shapes[0]):
+        return (
+            f"{seen}, and a bare label cannot answer a matching or per-turn question: check the "
+            "prompt the server gets, or rerun with `--parse-retries 2`"
         )
     return f"{seen}: check what the server returns, or rerun with `--parse-retries 2`"
 
@@ -224,7 +238,7 @@ def behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Behaviour]:
         text = f"{WORDS[outcome]} {pct(total / questions)} of questions ({where})"
         if outcome == "unparsed":
             shapes: list[str] = next((r["shapes"] for r in hit if r["shapes"]), [])
-            text += "; " + fix_text(shapes)
+            text += "; " + fix_text(shapes, sum(r["bare_choice"] for r in hit))
         elif outcome == "error":
             text += "; resume the run to ask them again"
         text += "; " + given_text(j)
@@ -257,7 +271,7 @@ def mostly_not_given_headline(outcome: str, missing: float, rec: Record) -> str:
         f"No verdict from answers not given: {pct(missing)} of J questions got no answer ({words})"
     )
     if outcome == "unparsed":
-        return f"{head}; {fix_text(rec.get('shapes') or [])}."
+        return f"{head}; {fix_text(rec.get('shapes') or [], rec.get('bare_choice', 0))}."
     if outcome == "error":
         return f"{head}; resume the run to ask them again."
     return f"{head}; {given_text(rec)}."

@@ -349,6 +349,8 @@ class AccountingCell(_Cell):
     error: int
     shapes: list[str]
     """The probe's most frequent unparsed reply shapes (most frequent first)."""
+    bare_choice: int = 0
+    """Unparsed choice questions whose reply is a bare label (what `--parse lenient` reads)."""
     given_accuracy: GivenAccuracy | None = None
     """right / answered with its item interval (absent for T)."""
 

@@ -14,14 +14,17 @@ prompts are the same words with different right answers).
    is not above chance, J under the cue is, and the cue-dependence interval excludes 0.
 4. Components, per cue — P, O and J each above chance or not gives the attribution (Potemkin:
    P and O work, J does not; perception / response-mapping bottleneck: O / P works, the other
-   does not; shortcut-like success: J works without P or O). Only where P, O and J all work is
+   does not; shortcut-like success: J works without P or O, beyond guessing on the units whose
+   failed component is wrong; a component below chance is named inverted). Only where P, O and
+   J all work is
    their dependence tested (`state_section`): a group named over-represented is a systematic
    failure mode; otherwise "failures look independent: no systematic failure mode".
 5. Behaviours at the native cue — position bias either way, order dependence (right in one
    response order only), ignoring the audio, repeating the text-only choice, hearing only some
    human turns, answering without audio (probe N: stats/null_audio.py).
 
-The diagnosis (one name) takes the first that applies: no answers → reliable → usable (with or
+The diagnosis (one name) takes the first that applies: no answers → answers not given (half or
+more of native J unanswered: stats/accounting.py) → reliable → usable (with or
 without a systematic failure mode) → recoverable only in pairwise → works only when cued → a
 behaviour that explains the score → the components' attribution → below chance → at chance.
 Below 30 items the verdict says the sample is small.
