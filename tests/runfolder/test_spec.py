@@ -68,3 +68,15 @@ def test_damaged_spec_and_run_json_are_clear(tmp_path: Path) -> None:
     (tmp_path / "run.json").write_text("{half")
     with pytest.raises(ParauditError, match="run.json is unreadable"):
         read_run_json(tmp_path)
+
+
+def test_the_parse_preset_is_written_only_when_not_the_default() -> None:
+    """A default run's run.json (and every folder written before the preset) reads as before;
+    a lenient run is a different run (its answers differ), and says so."""
+    plain = spec()
+    assert "parse" not in plain.as_dict()
+    assert RunSpec.from_dict(plain.as_dict()) == plain
+    lenient = spec(parse="lenient")
+    assert lenient.as_dict()["parse"] == "lenient"
+    assert RunSpec.from_dict(lenient.as_dict()) == lenient
+    assert plain.differences(lenient) == ["parse: strict → lenient"]

@@ -22,6 +22,7 @@ from paraudit.cli.run_checks import check_run_options
 from paraudit.judges.prices import load_prices
 from paraudit.judges.spec import parse_judge_spec
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
+from paraudit.protocols.parsing import PARSE_PRESETS
 from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import Progress as RunProgress
@@ -205,6 +206,13 @@ def run(
     parse_retries: int = typer.Option(
         0, min=0, metavar="N", help="Re-ask an unparsed reply N times.", rich_help_panel=CALLS
     ),
+    parse: str = typer.Option(
+        "strict",
+        metavar="PRESET",
+        help="Reply parsing: strict (the paper's JSON) or lenient (also a bare label such as "
+        "R1; recorded in run.json).",
+        rich_help_panel=CALLS,
+    ),
     max_attempts: int = typer.Option(
         4, min=1, metavar="N", help="Attempts per call before an error row.", rich_help_panel=CALLS
     ),
@@ -306,6 +314,8 @@ def run(
     if not timeout > 0:
         raise fail(f"--timeout must be more than 0 seconds (got {timeout:g})")
     check_run_options(out, parse_retries, max_attempts, timeout, max_wait)
+    if parse not in PARSE_PRESETS:
+        raise fail(f"--parse {parse}: not a preset; use one of {', '.join(PARSE_PRESETS)}")
     plan = PlanSpec(
         probes=_split(probes, PROBES, "probe"),  # type: ignore[arg-type]
         protocols=_split(protocols, PROTOCOLS, "protocol"),  # type: ignore[arg-type]
@@ -338,6 +348,7 @@ def run(
         parse_retries,
         RetryPolicy(max_attempts=max_attempts, timeout_s=timeout, max_wait_s=max_wait),
         extend=extend,
+        parse=parse,
     )
     with open_engine(engine, ray_address, num_workers, gpus_per_worker, ray_data) as cluster:
         if cluster is not None:
@@ -369,6 +380,7 @@ def run(
                 ("seed", str(seed), "0"),
                 ("limit", str(limit), "None"),
                 ("parse-retries", str(parse_retries), "0"),
+                ("parse", parse, "strict"),
             )
             if value != default
         ]

@@ -241,10 +241,47 @@ def parse_turns(raw: str, human_keys: tuple[str, ...], options: Options = ("E1",
     return _parse_dicts(raw, "'pred' is not a dict of turn labels", turns)
 
 
-def parse_answer(question: Question, raw: str) -> Parsed:
-    """Parse a reply to `question` by its answer kind, mapping through its options."""
+PARSE_PRESETS = ("strict", "lenient")
+"""How replies are read (`paraudit run --parse`, recorded in the RunSpec when not strict):
+
+- `strict` (the default): the paper asks for a JSON dict with 'pred'; only that is an answer.
+- `lenient`: also a reply that is nothing but one offered label of a choice question ('R1',
+  '**R2**', 'Response R1.', 'E2'), for servers that answer the label without the JSON. It
+  stays unambiguous: a reply naming both options, an option not offered, or anything longer
+  than a label is still unparsed, and matchings and turn labels still need their JSON.
+Parsing follows the call, so the preset changes no call key and no cached reply."""
+BARE_LABEL_CHARS = 24
+"""Longest reply the lenient preset reads as a bare label (a label and its decoration)."""
+
+
+def bare_label(raw: str, options: Options) -> str | None:
+    """The one offered label a reply consists of, or None (the lenient preset's rule)."""
+    text = _unmark(raw.strip()).strip().strip("\"'").strip()
+    if not text or len(text) > BARE_LABEL_CHARS or "\n" in text or "{" in text:
+        return None
+    return _label(text, _options(options))
+
+
+def parse_answer(question: Question, raw: str, preset: str = "strict") -> Parsed:
+    """Parse a reply to `question` by its answer kind, mapping through its options; the
+    `lenient` preset also accepts a bare label (PARSE_PRESETS)."""
     if question.answer == "choice":
-        return parse_choice(raw, question.options)
+        parsed = parse_choice(raw, question.options)
+        if parsed.pred is None and preset == "lenient":
+            label = bare_label(raw, question.options)
+            if label is not None:
+                return Parsed(label)
+        return parsed
     if question.answer == "matching":
         return parse_matching(raw, question.options)
     return parse_turns(raw, question.human_keys, question.options)
+
+
+SHAPE_CHARS = 40
+
+
+def reply_shape(raw: str | None) -> str:
+    """What a reply looks like, for naming it when it cannot be parsed: its first
+    `SHAPE_CHARS` characters with whitespace collapsed ('R1', '{"pred": "R1"}', 'I cannot …')."""
+    text = re.sub(r"\s+", " ", raw or "").strip()
+    return text if len(text) <= SHAPE_CHARS else text[: SHAPE_CHARS - 1] + "…"

@@ -8,14 +8,14 @@ from paraudit.errors import ParauditError
 from paraudit.report import figures as F
 from paraudit.report import html
 from paraudit.report import tables as T
+from paraudit.report.context import ReportContext, render_part
 from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
 from paraudit.report.invariance import invariance_part
 from paraudit.report.joined import joined_part
-from paraudit.report.null_audio import null_audio_part
-from paraudit.report.samples import samples_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.runfolder.labels import run_labels
+from paraudit.stats.analyses import ANALYSES
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
 from paraudit.stats.statrow import StatRow
@@ -87,16 +87,17 @@ def write_report(
         "accuracy": F.accuracy_bars(summary, figdir),
     }
     # Two runs on two generators' sets also get the generator-bias section; a judge beside its
-    # scaffold, the mitigation section; a sampled judge, its self-consistency.
+    # scaffold, the mitigation section (neither is a registered unit yet: they read pairs of
+    # runs, not one group's rows); then every registered analysis's part, in registry order.
+    ctx = ReportContext(summary, out, figdir, tuple(run_dirs), groups, replicates, seed)
     extras = [
         part
         for part in (
             generator_part(run_dirs, out, replicates=replicates, seed=seed),
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
             joined_part(groups, out, replicates=replicates, seed=seed),  # one judge both ways
-            null_audio_part(summary, out),
             invariance_part(summary, figdir),
-            samples_part(summary, out),
+            *(render_part(a, ctx) for a in ANALYSES),
         )
         if part
     ]

@@ -7,6 +7,7 @@ from html import escape
 from pathlib import Path
 
 from paraudit.report import tables as T
+from paraudit.report.context import ReportContext
 from paraudit.stats.null_audio import AGREEMENT_BAR
 from paraudit.stats.summary_model import Summary
 
@@ -81,3 +82,8 @@ def null_audio_part(summary: Summary, out: Path) -> tuple[str, str, str, str] | 
 
 
 __all__ = ["TITLE", "null_audio_line", "null_audio_part", "null_table"]
+
+
+def registered_part(ctx: ReportContext) -> tuple[str, str, str, str] | None:
+    """null_audio_part as the registry calls it (stats/side_units.py)."""
+    return null_audio_part(ctx.summary, ctx.out)

@@ -10,6 +10,7 @@ from html import escape
 from pathlib import Path
 
 from paraudit.report import tables as T
+from paraudit.report.context import ReportContext
 from paraudit.stats.summary_model import Summary
 
 TITLE = "Self-consistency of sampled judges"
@@ -53,3 +54,8 @@ def samples_part(summary: Summary, out: Path) -> tuple[str, str, str, str] | Non
 
 
 __all__ = ["TITLE", "samples_part", "table"]
+
+
+def registered_part(ctx: ReportContext) -> tuple[str, str, str, str] | None:
+    """samples_part as the registry calls it (stats/side_units.py)."""
+    return samples_part(ctx.summary, ctx.out)

@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,14 +69,24 @@ class RunSpec:
     limit: int | None
     parse_retries: int
     """Re-asks of an unparsed reply (they change which answer a row keeps)."""
+    parse: str = "strict"
+    """The reply parser's preset (protocols.parsing.PARSE_PRESETS): it changes which replies
+    are answers. Written to run.json only when not the default, so a default run's run.json
+    (and every folder written before the preset existed) reads as before."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        out = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        if out["parse"] == "strict":
+            del out["parse"]
+        return out
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> RunSpec:
         try:
-            values = {f.name: raw[f.name] for f in fields(cls)}
+            values = {
+                f.name: raw[f.name] if f.name in raw or f.default is MISSING else f.default
+                for f in fields(cls)
+            }
         except KeyError as e:
             raise ParauditError(
                 f"run.json's spec lacks {e}; the file was edited or is damaged"

@@ -108,12 +108,14 @@ class Asker:
         retry: RetryPolicy,
         parse_retries: int,
         progress: Progress,
+        parse: str = "strict",
         on_progress: Callable[[Progress], None] | None = None,
     ) -> None:
         self.judge, self.store, self.limiter = judge, store, limiter
         self.concurrency = concurrency
         self.sem = asyncio.Semaphore(concurrency)
         self.retry, self.parse_retries = retry, parse_retries
+        self.parse = parse
         self.progress, self.on_progress = progress, on_progress
         self._inflight: dict[str, asyncio.Future[CallRecord]] = {}
         self.failed_earlier: dict[str, CallRecord] = {}
@@ -170,7 +172,7 @@ class Asker:
                     stored = self.store.finished_among([key]).get(key)
                 if stored is None:
                     stored = await self._call_once(inst, key, sample)
-                row = result_row(self.judge, inst, key, stored, sample)
+                row = result_row(self.judge, inst, key, stored, sample, self.parse)
                 if row.status != "unparsed":
                     break
             assert row is not None
@@ -235,13 +237,13 @@ def unparsed(inst: Instance, stored: CallRecord) -> bool:
 
 
 def result_row(
-    judge: Judge, inst: Instance, key: str, stored: CallRecord, sample: int
+    judge: Judge, inst: Instance, key: str, stored: CallRecord, sample: int, parse: str = "strict"
 ) -> ResultRow:
     """The results.jsonl row of one answered (or failed) question, checked against the
     contract as it is made."""
     status, pred, reason = stored.status, None, stored.reason
     if status == "ok":
-        parsed = parse_answer(inst.question, stored.raw or "")
+        parsed = parse_answer(inst.question, stored.raw or "", parse)
         pred, reason = parsed.pred, parsed.reason
         status = "ok" if pred is not None else "unparsed"
         # Only probe N: on real audio the same words stay unparsed (a wrong answer), as before.

@@ -85,6 +85,9 @@ class RunConfig:
     """Add judges/probes/protocols/cues to the run already in `out` (same dataset)."""
     engine: Engine = field(default_factory=LocalEngine)
     """Where the judges run: in this process, or on a cluster (engines.ray_engine)."""
+    parse: str = "strict"
+    """The reply parser's preset (protocols.parsing.PARSE_PRESETS; recorded in the RunSpec when
+    not the default). Parsing follows the call, so call keys and the cache do not change."""
 
     @property
     def judge_specs(self) -> list[JudgeSpec]:
@@ -156,6 +159,7 @@ class Runner:
             concurrency=self.cfg.concurrency,
             retry=self.cfg.retry,
             parse_retries=self.cfg.parse_retries,
+            parse=self.cfg.parse,
             progress=self.progress,
             on_progress=self.on_progress,
         )
@@ -476,6 +480,7 @@ def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:
         seed=cfg.plan.seed,
         limit=cfg.plan.limit,
         parse_retries=cfg.parse_retries,
+        parse=cfg.parse,
     )
 
 

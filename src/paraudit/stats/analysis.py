@@ -40,10 +40,18 @@ class GroupContext:
     seed: int
     accuracy: Mapping[tuple[str, str, str], Record] = field(default_factory=dict)
     """The group's accuracy records by (probe, protocol, cue), once resolved."""
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    """What an analysis needs from outside the rows, by analysis name (the audio-delivery
+    check reads the calls' usage, which a StatRow does not carry)."""
+    native_cue: str | None = None
+    """The cue the verdict's native step reads (the least cued J pointwise that ran), when
+    `behaviours` is called."""
 
 
 class Tally(Protocol):
-    """Row-by-row counts of one analysis for one judge × task."""
+    """Row-by-row counts of one analysis for one judge × task. A tally whose figures come from
+    elsewhere (`GroupContext.inputs`) may set a class attribute `reads_rows = False`: it is
+    then not fed the rows."""
 
     def add(self, row: StatRow) -> None:
         """Count one row (called once per row of the group, in one pass)."""
@@ -54,6 +62,10 @@ class Tally(Protocol):
 
 def _no_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Behaviour]:
     return []
+
+
+def _no_intervals(records: Sequence[Record]) -> int:
+    return 0
 
 
 @dataclass(frozen=True)
@@ -69,4 +81,12 @@ class Analysis:
     behaviours: Callable[[Sequence[Record], GroupContext], list[Behaviour]] = _no_behaviours
     """What the verdict names from this analysis's records (empty: nothing)."""
     report: str | None = None
-    """`module:function` of its report part, imported only when a report is written."""
+    """`module:function` of its report part, imported only when a report is written: it takes
+    a `report.build.ReportContext` and returns html.render's collapsed section (anchor, title,
+    note, body) or None when its section is empty."""
+    probes: frozenset[str] | None = None
+    """Started only for groups that hold rows of one of these probes (None: every group), so a
+    tally that must keep some answers (null audio keeps the real answers its N rows are
+    compared with) costs nothing in runs that did not ask for it."""
+    intervals: Callable[[Sequence[Record]], int] = _no_intervals
+    """How many item-level 95 % intervals its records hold (summary.json's `intervals`)."""

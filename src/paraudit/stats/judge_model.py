@@ -51,6 +51,10 @@ class JudgeModel:
     """J and P follow the words only: one answer for both branches."""
     heard: tuple[str, ...] | None = None
     """Positional P: the human-turn positions it hears; the others are coins."""
+    refuse: float = 0.0
+    """Share of questions (any probe but T) refused; the rest are answered as above."""
+    invert_p: bool = False
+    """P answered in the swapped label convention (every P answer flipped): hears, says E2."""
     samples: int = 1
     """`?samples=N`: every answer drawn N times independently (skill and noise each time); the
     row's answer is their majority (ties: the first drawn) and its `agreement` the majority's
@@ -141,16 +145,20 @@ def _item_rows(
                 pred[k] = gold[k] if rng.random() < p else _flip(gold[k])
         else:
             pred = gold if rng.random() < skill(probe, protocol, cue) else _other(gold)
-        return _other(pred) if rng.random() < model.noise else pred
+        pred = _other(pred) if rng.random() < model.noise else pred
+        return _other(pred) if model.invert_p and probe == "P" else pred
 
     def add(probe: str, protocol: str, cue: str, branch: int | None, order: str,
             ctx: str | None, gold: Any, rule: Any = None) -> None:  # fmt: skip
         draws = [answer(gold, probe, protocol, cue, order, rule) if probe != "T" else rule
                  for _ in range(model.samples)]  # fmt: skip
         pred, agreement = _majority(draws) if model.samples > 1 else (draws[0], None)
+        status = "ok"
+        if model.refuse and probe != "T" and rng.random() < model.refuse:
+            pred, agreement, status = None, None, "refused"
         rows.append(Row(judge=model.name, task=task, item_id=item, branch=branch, probe=probe,
                         protocol=protocol, cue=cue, order=order, context_order=ctx, pred=pred,
-                        gold=gold, status="ok", correct=pred == gold,
+                        gold=gold, status=status, correct=status == "ok" and pred == gold,
                         agreement=agreement))  # fmt: skip
 
     for cue in cues:
@@ -220,6 +228,11 @@ TYPES: dict[str, tuple[JudgeModel, frozenset[str], str]] = {
         ("hears only the last turn", JudgeModel("lastturn", p=0.95, o=0.9, j=0.5,
                                                 heard=("last",)),
          {"hears only some turns"}, "positional-emotion"),
+        # issue 27: answers not given, and a component in the swapped convention
+        ("refuses 30 %", JudgeModel("refuser", refuse=0.3),
+         {"usable, no systematic failure mode"}, "single-turn-emotions"),
+        ("inverted P convention", JudgeModel("invertedP", invert_p=True), {"reliable"},
+         "single-turn-emotions"),
     ]
 }  # fmt: skip
 """Type name → (judge model, the diagnoses that are right for it, task shape)."""

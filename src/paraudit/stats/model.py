@@ -69,6 +69,7 @@ Diagnosis = Literal[
     "hears only some turns",
     "below chance",
     "at chance",
+    "answers not given",
     "no answers",
 ]
 """One name per verdict, in the cascade's precedence (see `stats/verdicts.py`)."""
@@ -106,6 +107,8 @@ class Behaviour(BaseModel):
         # The invariance audit (stats/invariance.py), on a run over an invariance set:
         "flips on irrelevant changes",
         "not discriminating",
+        # Answer accounting (stats/accounting.py): refusals, unparsed replies, no-audio, errors
+        "answers not given",
     ]
     text: str
     evidence: Estimate | None = None
@@ -126,6 +129,8 @@ class ComponentsAtCue(BaseModel):
     """Pointwise P, O, J accuracy at this cue (per instance, item intervals)."""
     above: dict[str, bool]
     """Each of P, O, J above what the best deaf guesser scores."""
+    inverted: list[str] = Field(default_factory=list)
+    """P or O below chance: informative, in the swapped convention (not deaf)."""
     dependence_tested: bool
     """P, O and J were each above chance, so a dependence between them means something."""
     over_represented: list[str] = Field(default_factory=list)

@@ -79,10 +79,32 @@ def null_audio_cells(
     wanted = {_twin(r, str(r.asks)) for r in null_rows}
     real: dict[Key, Any] = {}
     for r in rows:
-        if r.probe in ASKS and r.protocol == "pointwise" and r.status == "ok":
-            key = _twin(r, r.probe)
-            if key in wanted:
-                real[key] = r.pred
+        key = real_key(r)
+        if key is not None and key in wanted:
+            real[key] = r.pred
+    return null_cells_of(judge, task, null_rows, real, replicates=replicates, seed=seed)
+
+
+def real_key(r: Row) -> Key | None:
+    """The twin key of a real-audio answer an N row may be compared with, else None."""
+    if r.probe in ASKS and r.protocol == "pointwise" and r.status == "ok":
+        return _twin(r, r.probe)
+    return None
+
+
+def null_cells_of(
+    judge: str,
+    task: str,
+    null_rows: list[Row],
+    real: dict[Key, Any],
+    *,
+    replicates: int = DEFAULT_B,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """null_audio_cells from the real answers already gathered (twin key → pred; keys no N row
+    asks about are ignored): the registry's tally fills `real` in its one pass."""
+    if not null_rows:
+        return []
     # Per cell: item → [confident, no-audio, answered, agree, pairs]; counts beside.
     tallies: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(
@@ -147,4 +169,4 @@ def null_behaviour(cells: list[dict[str, Any]]) -> Behaviour | None:
                      probes=sorted({c["asks"] for c in flagged}))  # fmt: skip
 
 
-__all__ = ["AGREEMENT_BAR", "null_audio_cells", "null_behaviour"]
+__all__ = ["AGREEMENT_BAR", "null_audio_cells", "null_behaviour", "null_cells_of", "real_key"]

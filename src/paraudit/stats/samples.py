@@ -21,7 +21,7 @@ judge hears.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,17 @@ def self_consistency(
         a = r.agreement
         if a is not None:
             by[(r.judge, r.task, r.probe)][r.item_id].append(a[0] / a[1])
+    return consistency_of(by, replicates=replicates, seed=seed)
+
+
+def consistency_of(
+    by: Mapping[tuple[str, str, str], Mapping[str, list[float]]],
+    *,
+    replicates: int = 10_000,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """self_consistency from per (judge, task, probe) → item → each sampled question's share
+    of draws agreeing with its majority (what the registry's tally gathers in its pass)."""
     out = []
     for (judge, task, probe), items in sorted(by.items()):
         sums = np.array([sum(v) for v in items.values()])
@@ -68,4 +79,4 @@ def self_consistency(
     return out
 
 
-__all__ = ["self_consistency"]
+__all__ = ["consistency_of", "self_consistency"]

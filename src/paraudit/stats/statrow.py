@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+from paraudit.protocols.parsing import reply_shape
 from paraudit.runfolder.rows import Pred, ResultRow
 
 
@@ -49,6 +50,9 @@ class StatRow(NamedTuple):
     """Probe N only: the probe an N row asks (P or J; protocols/null_probe.py)."""
     null: str | None = None
     """Probe N only: the null audio it got ('silence' or 'noise')."""
+    shape: str | None = None
+    """Unparsed rows only: the reply's shape, its first characters with whitespace collapsed
+    (`protocols.parsing.reply_shape`), so the verdict can name what the judge replied."""
 
 
 GROUP_FIELDS = ("judge", "task")
@@ -75,6 +79,7 @@ def _extra(row: ResultRow, name: str) -> Any:
 
 _DERIVED: dict[str, Callable[[ResultRow], Any]] = {
     "agreement": lambda row: draw_agreement(_extra(row, "samples")),
+    "shape": lambda row: reply_shape(row.raw) if row.status == "unparsed" else None,
 }
 """Fields computed from a row rather than read from it."""
 

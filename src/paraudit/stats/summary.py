@@ -48,25 +48,34 @@ judge × task:
 - `delivery`: per judge × task, the audio-delivery check (`stats/delivery.py`): calls that sent
   audio, how many the provider's usage counts audio for, none or far too few (flagged), not
   checked (no count in the usage), with the rate and its source.
+- `accounting` (× probe × protocol × cue, "all" pooled): every question in exactly one outcome
+  — right, wrong, refused, no-audio, unparsed, error — and the accuracy of the answers given
+  (`stats/accounting.py`).
+
+`null_audio`, `self_consistency`, `delivery` and `accounting` are registered analyses
+(`stats/analyses.py`): each is a unit whose tally is fed in the group's one pass over its rows
+(`stats/analysis.py`); this module names none of them.
 """
 
 from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
+from paraudit.stats.analyses import ANALYSES
+from paraudit.stats.analysis import Analysis, GroupContext, Tally
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
-from paraudit.stats.null_audio import null_audio_cells
-from paraudit.stats.samples import self_consistency
+from paraudit.stats.model import Behaviour
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
 from paraudit.stats.units import (
@@ -77,10 +86,16 @@ from paraudit.stats.units import (
     first_picks,
     turn_hits,
 )
-from paraudit.stats.verdicts import DECISION_CONFIDENCE, Evidence, position_direction, verdict
+from paraudit.stats.verdicts import (
+    DECISION_CONFIDENCE,
+    Evidence,
+    native_cue,
+    position_direction,
+    verdict,
+)
 
 SCHEMA = "paraudit.summary/3"
-SECTIONS = (
+CORE_SECTIONS = (
     "accuracy",
     "protocol_gap",
     "cue_dependence",
@@ -94,10 +109,9 @@ SECTIONS = (
     "order_dependence",
     "behaviour_by_cue",
     "verdicts",
-    "delivery",
-    "null_audio",
-    "self_consistency",
 )
+SECTIONS = CORE_SECTIONS + tuple(a.name for a in ANALYSES)
+"""Every section summarize() writes: the core's, then each registered analysis's."""
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
 
@@ -143,13 +157,29 @@ class _Group:
     ) -> None:  # fmt: skip
         self.judge, self.task, self.rows = judge, task, rows
         self.seed, self.permutations = seed, permutations
-        self.sheet = Sheet(r.item_id for r in rows)
+        self.probes: set[str] = set()
+        self.sheet = Sheet(self._items(rows))
         self.pending: list[tuple[dict[str, Any], str, int]] = []
         self.t_answers: dict[str, int] = {"answers": 0, "unparsed": 0, "refused": 0, "errors": 0}
         self.cells: dict[tuple[str, str, str], _Cell] = defaultdict(_Cell)
         self.units: dict[tuple[str, str, str, int | None, str], list[int]] = defaultdict(
             lambda: [0, 0]
         )
+
+    def _items(self, rows: Iterable[Row]) -> Iterator[str]:
+        """The items, noting the probes present (a unit may start only where its probes are)."""
+        probes = self.probes
+        for r in rows:
+            probes.add(r.probe)
+            yield r.item_id
+
+    def start(self, analyses: Iterable[Analysis]) -> dict[str, Tally]:
+        """A fresh tally per registered analysis that applies to this group."""
+        return {
+            a.name: a.start(self.judge, self.task)
+            for a in analyses
+            if a.probes is None or a.probes & self.probes
+        }
 
     # -- asking for statistics -------------------------------------------------------------
     def ask(self, target: dict[str, Any], key: str, handle: int) -> None:
@@ -164,8 +194,10 @@ class _Group:
         return self.sheet.column(k), self.sheet.column(n)
 
     # -- tallies -----------------------------------------------------------------------------
-    def tally(self) -> None:
-        """One pass over the rows: cells per real cue, units, first picks, per-turn P."""
+    def tally(self, units_fed: Iterable[Tally] = ()) -> None:
+        """One pass over the rows: cells per real cue, units, first picks, per-turn P; every
+        row is also fed to each registered analysis's tally (`units_fed`)."""
+        feed = [t.add for t in units_fed if getattr(t, "reads_rows", True)]
         cells, units = self.cells, self.units
         self.position: dict[tuple[str, str, str], bh.Tally] = defaultdict(bh.new_tally)
         self.turns: dict[str, bh.Tally] = defaultdict(bh.new_tally)
@@ -182,15 +214,12 @@ class _Group:
         # orders that happened to answer.
         incomplete: set[tuple[str, str, str, int | None, str]] = set()
         self.rows_seen = self.failed = 0
-        self.null_rows: list[Row] = []
-        self.sampled: list[Row] = []  # rows of a `?samples=N` judge (self-consistency)
         for r in self.rows:
-            if r.probe == "N":  # null audio: its own section (stats/null_audio.py)
-                self.null_rows.append(r)
+            for add in feed:
+                add(r)
+            if r.probe == "N":  # null audio: only its own unit reads N rows
                 continue
             self.rows_seen += 1
-            if r.agreement is not None:
-                self.sampled.append(r)
             probe, proto, cue, item, status = (
                 r.probe,
                 r.protocol,
@@ -566,6 +595,13 @@ def summarize_groups(
             gc.enable()
 
 
+def _unit_behaviours(
+    sections: Mapping[str, list[dict[str, Any]]], ctx: GroupContext
+) -> list[Behaviour]:
+    """Each registered analysis's behaviours, in the registry's order."""
+    return [b for a in ANALYSES if a.name in sections for b in a.behaviours(sections[a.name], ctx)]
+
+
 def _summarize(
     groups: Iterable[tuple[str, str, Iterable[Row]]], replicates: int, seed: int,
     permutations: int, delivery: Mapping[tuple[str, str], DeliveryCell],
@@ -576,8 +612,8 @@ def _summarize(
     for judge, task, rs in groups:
         judges.add(judge)
         g = _Group(judge, task, rs, seed, permutations)
-        g.tally()
-        nulls = null_audio_cells(judge, task, g.null_rows, rs, replicates=replicates, seed=seed)
+        tallies = g.start(ANALYSES)
+        g.tally(tallies.values())
         accuracy = g.accuracy()
         gaps, cues, staging = g.differences()
         order_dep = g.order_dependence()
@@ -600,6 +636,10 @@ def _summarize(
         by_position: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for rec in positions:
             by_position[rec["cue"]].append(rec)
+        ctx = GroupContext(judge=judge, task=task, items=len(g.sheet.items),
+                           replicates=replicates, seed=seed, accuracy=acc,
+                           inputs={"delivery": delivery.get((judge, task))})  # fmt: skip
+        sections = {name: t.records(ctx) for name, t in tallies.items()}
         evidence = Evidence(
             judge=judge,
             task=task,
@@ -613,9 +653,10 @@ def _summarize(
             order_gap={d["cue"]: d for d in order_dep},
             turn_positions=dict(by_position),
             failed_calls=(g.failed, g.rows_seen),
-            delivery=delivery.get((judge, task)),
-            null_audio=nulls,
+            sections=sections,
         )
+        ctx = replace(ctx, native_cue=native_cue(evidence))
+        evidence.unit_behaviours = _unit_behaviours(sections, ctx)
         out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
         out["accuracy"] += accuracy
         out["protocol_gap"] += gaps
@@ -629,12 +670,10 @@ def _summarize(
         out["perception_positions"] += positions
         out["order_dependence"] += order_dep
         out["behaviour_by_cue"] += rates["behaviour_by_cue"]
-        if (judge, task) in delivery:
-            out["delivery"].append(delivery[(judge, task)].model_dump(mode="json"))
-        out["null_audio"] += nulls
-        sampled = self_consistency(g.sampled, replicates=replicates, seed=seed)
-        intervals += len(sampled)
-        out["self_consistency"] += sampled
+        for a in ANALYSES:
+            records = sections.get(a.name, [])
+            out[a.name] += records
+            intervals += a.intervals(records)
     return {
         "schema": SCHEMA,
         "judges": sorted(judges),

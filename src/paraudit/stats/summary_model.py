@@ -325,6 +325,36 @@ class SelfConsistency(_Cell):
     """Share of questions whose answered draws all agree."""
 
 
+class GivenAccuracy(Share):
+    """Accuracy of the answers given, with the 99 % interval the verdict decides by."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class AccountingCell(_Cell):
+    """Every question of one probe × protocol × cue in exactly one outcome
+    (`stats/accounting.py`); protocol and cue 'all' pool them."""
+
+    probe: str
+    protocol: str
+    cue: str
+    questions: int
+    answered: int
+    """Questions with a parsed answer (right + wrong; T: its answers, which have no gold)."""
+    right: int | None = None
+    wrong: int | None = None
+    refused: int
+    no_audio: int
+    unparsed: int
+    error: int
+    shapes: list[str]
+    """The probe's most frequent unparsed reply shapes (most frequent first)."""
+    bare_choice: int = 0
+    """Unparsed choice questions whose reply is a bare label (what `--parse lenient` reads)."""
+    given_accuracy: GivenAccuracy | None = None
+    """right / answered with its item interval (absent for T)."""
+
+
 class Bootstrap(_Record):
     replicates: int
     seed: int
@@ -368,6 +398,8 @@ class Summary(_Record):
     """Probe N's cells (absent in summaries written before it)."""
     self_consistency: list[SelfConsistency] = Field(default_factory=list)
     """Sampled judges only (absent from summaries written before it)."""
+    accounting: list[AccountingCell] = Field(default_factory=list)
+    """Answer accounting per probe × protocol × cue (absent from summaries before it)."""
     runs: list[str] | None = None
     """The run folders the report read (written by `paraudit report`)."""
     invariance: list[InvarianceFlip] = Field(default_factory=list)

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from paraudit.dimensions.base import Words
 from paraudit.stats.model import Behaviour, ComponentsAtCue, Estimate, Step
+
+EMOTION_WORDS = Words(
+    noun="emotion",
+    attribute="how the user feels",
+    does_not_hear="does not hear it",
+    value_phrase="when the user sounds {value}",
+    listen_question="How does the speaker sound?",
+)
+"""How verdict prose names the dimension (today's wording, so the text is unchanged); the lead
+points this at the emotion dimension plugin's Words once it lands."""
+WORDS = EMOTION_WORDS
 
 GROUP_WORDS = {
     "reliable": "reliable (111)",
@@ -33,6 +45,37 @@ def _pox(marginals: dict[str, Estimate]) -> str:
     return ", ".join(f"{p} {pct(marginals[p].rate)}" for p in "POJ" if p in marginals)
 
 
+def bottleneck_split(states: dict[str, Any]) -> tuple[int, int]:
+    """(010 perception units, 100 mapping units) of a states record."""
+    units = int(states.get("units") or 0)
+    masses = states.get("masses") or {}
+    return tuple(  # type: ignore[return-value]
+        round(((masses.get(s) or {}).get("rate") or 0.0) * units) for s in ("010", "100")
+    )
+
+
+def group_name(g: str, states: dict[str, Any] | None, codes: bool = True) -> str:
+    """A state group in words (with its state codes unless `codes` is False); the bottleneck
+    group says which component holds its mass."""
+    name = GROUP_WORDS.get(g, g) if codes else g
+    if g != "component bottleneck" or not states:
+        return name
+    perception, mapping = bottleneck_split(states)
+    if perception + mapping == 0:
+        return name
+    which = "010 perception" if perception >= mapping else "100 mapping"
+    most = max(perception, mapping)
+    return f"{name}, mostly {which} ({most} of its {perception + mapping} units)"
+
+
+def _inverted_text(inverted: list[str], marginals: dict[str, Estimate]) -> str:
+    return "; ".join(
+        f"{p} inverted ({pct(marginals[p].rate)}, below chance, so it tells the branches apart "
+        "in the swapped convention; informative, not deaf)"
+        for p in inverted
+    )
+
+
 def components_text(
     cue: str,
     pattern: str,
@@ -40,28 +83,39 @@ def components_text(
     tested: bool,
     over: list[str],
     states: dict[str, Any],
+    *,
+    inverted: list[str] | None = None,
+    shortcut: tuple[int, int] | None = None,
 ) -> str:
     head = f"Components (cue {cue}): {_pox(marginals)}"
+    if inverted:
+        head += f"; {_inverted_text(inverted, marginals)}"
     if pattern == "all components work":
         if over:
             g = over[0]
             d = states["dependence"]["groups"][g]
             return (
-                f"{head}; failures co-occur: {GROUP_WORDS.get(g, g)} holds {d['units']} units "
+                f"{head}; failures co-occur: {group_name(g, states)} holds {d['units']} units "
                 f"against {d['expected']:.1f} if P, O and J failed independently (permutation "
                 f"test over items, family-wise p = {d['p_value']:.3f}): a systematic failure "
                 "mode."
             )
         return f"{head}; failures look independent: no systematic failure mode."
+    right, total = shortcut or (0, 0)
+    on = f"J right in every order on {right} of the {total} units where that component is wrong"
     words = {
         "Potemkin": "Potemkin: perceives the cue and maps it when told, but fails to compose "
         "them in the native judgment",
-        "perception bottleneck": "perception bottleneck: maps the cue when told, but does not "
-        "hear it",
+        "perception bottleneck": "perception bottleneck: maps the cue when told, but "
+        f"{WORDS.does_not_hear}",
         "response-mapping bottleneck": "response-mapping bottleneck: hears the cue, but cannot "
         "map it to the response",
         "shortcut-like success": "shortcut-like success: right natively without the component "
-        "it should rest on",
+        f"it should rest on ({on}, beyond the ½ guessing there gives)",
+        "rests on the units it perceives": "J above chance but not beyond guessing on the "
+        f"units it did not perceive ({on}; guessing gives up to ½): no shortcut, its right "
+        "answers rest on the units it perceives",
+        "inverted component": "every component is informative",
         "no component above chance": "no component above chance",
     }[pattern]
     return f"{head}: {words}."
@@ -138,28 +192,51 @@ def headline(
     habits: list[Behaviour],
     *,
     reliable_low: float,
+    missing: list[str] | None = None,
+    states: dict[str, Any] | None = None,
 ) -> str:
     """One line: can this judge be used natively, and if not, why. `reliable_low`: the
-    cascade's bar (verdicts.RELIABLE_LOW, passed in: that module imports this one)."""
+    cascade's bar (verdicts.RELIABLE_LOW, passed in: that module imports this one); `missing`:
+    the component probes (P, O) that did not run at the native cue — the only ones it may
+    advise running; `states`: the native cue's states record (names the bottleneck's mass).
+    Answers not given (stats/accounting.py) are named in the line, with the given answers'
+    accuracy."""
     if not native.ran:
         return "No pointwise J answers: run the J probe to judge this task."
     j = native.evidence["J"]
     jt = f"J {pct(j.rate)} [{ci(j)}]"
+    lost = [h.text for h in habits if h.kind == "answers not given"]
+    said = "; ".join(lost)
     if diagnosis == "reliable":
-        return (
+        line = (
             f"Reliable natively: {jt}, lower bound ≥ {100 * reliable_low:.0f} % (cue {native.cue})."
         )
+        return f"{line} {said[0].upper()}{said[1:]}." if lost else line
     if diagnosis.startswith("usable"):
-        tail = {
-            "usable": "run P and O to see which component fails",
-            "usable, no systematic failure mode": "failures look independent, no systematic "
-            "failure mode",
-        }.get(diagnosis)
+        if missing:
+            tail: str | None = f"run {' and '.join(missing)} to see which component fails"
+        elif diagnosis == "usable":
+            tail = (
+                here.text.split(": ", 1)[-1].rstrip(".")
+                if here is not None
+                else "its components cannot be attributed at this cue"
+            )
+        else:
+            tail = {
+                "usable, no systematic failure mode": "failures look independent, no "
+                "systematic failure mode",
+            }.get(diagnosis)
         if tail is None and here is not None:
-            tail = f"systematic failure mode: {here.over_represented[0]} over-represented"
+            g = here.over_represented[0]
+            tail = f"systematic failure mode: {group_name(g, states, False)} over-represented"
+        if lost and diagnosis != "usable, systematic failure mode":
+            tail = said  # the non-answers, not independent failures, are what it shows
+        elif lost:
+            tail = f"{tail}; {said}"
         return f"Usable natively but not reliable ({jt}): {tail}."
     level = native.outcome
-    return f"Not usable natively ({jt}, {level}): {_why(diagnosis, rec, cue, here, habits)}."
+    line = f"Not usable natively ({jt}, {level}): {_why(diagnosis, rec, cue, here, habits)}."
+    return f"{line} {said[0].upper()}{said[1:]}." if lost else line
 
 
 def delivery_text(flagged: int, detail: str) -> str:
@@ -181,7 +258,7 @@ def flips_text(change: str, flip: Estimate, sensitivity: Estimate) -> str:
     word = CHANGE_WORDS.get(change, change)
     return (
         f"flips on {word} changes {pct(flip.rate)} (CI {ci(flip)}; its choice follows the "
-        f"emotion in {pct(sensitivity.rate)} of branch pairs)"
+        f"{WORDS.noun} in {pct(sensitivity.rate)} of branch pairs)"
     )
 
 
@@ -189,5 +266,5 @@ def not_discriminating_text(change: str, flip: Estimate, sensitivity: Estimate) 
     word = CHANGE_WORDS.get(change, change)
     return (
         f"not discriminating: changes its choice on {word} changes ({pct(flip.rate)}) about as "
-        f"often as when the emotion changes ({pct(sensitivity.rate)})"
+        f"often as when the {WORDS.noun} changes ({pct(sensitivity.rate)})"
     )

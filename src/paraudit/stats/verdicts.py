@@ -14,14 +14,17 @@ prompts are the same words with different right answers).
    is not above chance, J under the cue is, and the cue-dependence interval excludes 0.
 4. Components, per cue — P, O and J each above chance or not gives the attribution (Potemkin:
    P and O work, J does not; perception / response-mapping bottleneck: O / P works, the other
-   does not; shortcut-like success: J works without P or O). Only where P, O and J all work is
+   does not; shortcut-like success: J works without P or O, beyond guessing on the units whose
+   failed component is wrong; a component below chance is named inverted). Only where P, O and
+   J all work is
    their dependence tested (`state_section`): a group named over-represented is a systematic
    failure mode; otherwise "failures look independent: no systematic failure mode".
 5. Behaviours at the native cue — position bias either way, order dependence (right in one
    response order only), ignoring the audio, repeating the text-only choice, hearing only some
    human turns, answering without audio (probe N: stats/null_audio.py).
 
-The diagnosis (one name) takes the first that applies: no answers → reliable → usable (with or
+The diagnosis (one name) takes the first that applies: no answers → answers not given (half or
+more of native J unanswered: stats/accounting.py) → reliable → usable (with or
 without a systematic failure mode) → recoverable only in pairwise → works only when cued → a
 behaviour that explains the score → the components' attribution → below chance → at chance.
 Below 30 items the verdict says the sample is small.
@@ -29,10 +32,12 @@ Below 30 items the verdict says the sample is small.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any
 
-from paraudit.stats.delivery import DeliveryCell
+from paraudit.stats.accounting import given, mostly_not_given_headline, not_given_j
 from paraudit.stats.model import (
     Behaviour,
     ComponentsAtCue,
@@ -41,12 +46,10 @@ from paraudit.stats.model import (
     Step,
     Verdict,
 )
-from paraudit.stats.null_audio import null_behaviour
 from paraudit.stats.state_section import over_represented
 from paraudit.stats.verdict_text import (
     ci,
     components_text,
-    delivery_text,
     headline,
     pct,
     turn_text,
@@ -123,10 +126,10 @@ class Evidence:
     turn_positions: dict[str, list[Section]] = field(default_factory=dict)
     """cue → per human-turn position P accuracy (first / middle / last)."""
     failed_calls: tuple[int, int] = (0, 0)
-    delivery: DeliveryCell | None = None
-    """The audio-delivery check of this judge × task (stats/delivery.py), when it ran."""
-    null_audio: list[Section] = field(default_factory=list)
-    """Probe N's cells (stats/null_audio.py), each with `answers_without_audio`."""
+    sections: dict[str, list[Section]] = field(default_factory=dict)
+    """The registered analyses' records (stats/analyses.py), by name."""
+    unit_behaviours: list[Behaviour] = field(default_factory=list)
+    """What the registered analyses name, in the registry's order (after the core's)."""
 
     def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
         a = self.accuracy.get((probe, protocol, cue))
@@ -247,7 +250,51 @@ PATTERN_GROUP = {
 }
 
 
+SHORTCUT_CONFIDENCE = DECISION_CONFIDENCE
+"""One-sided level of the shortcut test (J on the units whose failed component is wrong)."""
+UNIT_CHANCE = 0.5
+"""What the best deaf guesser scores on order-consistent J units: a judge that picks the same
+response whatever the order (its text preference) is right in both orders on the one branch
+whose response it prefers, ½ of units; a coin scores ¼."""
+
+
+def unperceived_j(states: Section, failed: list[str]) -> tuple[int, int]:
+    """(units with J right, units) among the order-consistent units on which a failed
+    component (P and/or O not above chance) is wrong: where J had nothing to rest on."""
+    units = int(states.get("units") or 0)
+    masses = states.get("masses") or {}
+    idx = {"P": 0, "O": 1}
+    right = total = 0
+    for state, m in masses.items():
+        if any(state[idx[p]] == "0" for p in failed):
+            n = round((m.get("rate") or 0.0) * units)
+            total += n
+            right += n if state[2] == "1" else 0
+    return right, total
+
+
+def beyond_guessing(right: int, total: int) -> bool:
+    """J on the unperceived units is above what guessing there gives (UNIT_CHANCE): the
+    one-sided Wilson lower bound at SHORTCUT_CONFIDENCE. Units of one item are not independent,
+    but a deaf judge's two branches are right on one and wrong on the other (negatively
+    correlated), so treating them as independent is conservative against it."""
+    if total == 0:
+        return False
+    z = NormalDist().inv_cdf(SHORTCUT_CONFIDENCE)
+    phat = right / total
+    denom = 1 + z * z / total
+    centre = phat + z * z / (2 * total)
+    margin = z * math.sqrt(phat * (1 - phat) / total + z * z / (4 * total * total))
+    return (centre - margin) / denom > UNIT_CHANCE
+
+
 def components(ev: Evidence) -> list[ComponentsAtCue]:
+    """Per cue: P, O, J above, at or below chance, and the pattern they give (module
+    docstring, step 4). A component *below* chance is inverted — it tells the branches apart
+    and answers in the swapped convention — and is named; where J works it counts as working
+    for the pattern (a label convention, not deafness). "Shortcut-like success" needs J on
+    the units whose failed component is wrong to be beyond guessing there (`unperceived_j`,
+    `beyond_guessing`)."""
     out = []
     for cue in sorted((c for c in ev.states if c != "all"), key=_cue_rank):
         got = {p: ev.acc(p, "pointwise", cue) for p in "POJ"}
@@ -255,18 +302,41 @@ def components(ev: Evidence) -> list[ComponentsAtCue]:
             continue
         marg = {p: g[0] for p, g in got.items() if g}
         above = {p: g[0].above(g[1]) for p, g in got.items() if g}
-        hears, maps, judges = above["P"], above["O"], above["J"]
+        inverted = [p for p in "PO" if (g := got[p]) and g[0].below(g[1])]
+        turns = [t for t in ev.turn_positions.get(cue, []) if t["position"] in POSITIONS]
+        if (
+            turns
+            and "P" in inverted
+            and not all(estimate(t).below(float(t.get("chance") or 0.5)) for t in turns)
+        ):
+            # A whole multi-turn trajectory (every human turn right) falls below ½ for a merely
+            # noisy listener (0.6 per turn, 3 turns: 22 %): inverted only where P is below
+            # what a deaf guesser scores at every turn position, i.e. turn by turn.
+            inverted.remove("P")
+        judges = above["J"]
+        # Inverted and J right: a label convention (it hears, and says so in swapped labels).
+        # Inverted and J not right: it hears the branches apart as each other, and J follows
+        # the wrong one; informative still, but the component fails (the known "perception"
+        # judge, P 0 % and J 0 %, is a perception bottleneck).
+        hears = above["P"] or ("P" in inverted and judges)
+        maps = above["O"] or ("O" in inverted and judges)
+        shortcut: tuple[int, int] | None = None
         if hears and maps:
             pattern = "all components work" if judges else "Potemkin"
+            if inverted and judges:
+                pattern = "inverted component"
         elif judges:
-            pattern = "shortcut-like success"
+            failed = [p for p in "PO" if not above[p] and not (p in inverted and judges)]
+            shortcut = unperceived_j(ev.states[cue], failed)
+            beyond = beyond_guessing(*shortcut)
+            pattern = "shortcut-like success" if beyond else "rests on the units it perceives"
         elif maps:
             pattern = "perception bottleneck"
         elif hears:
             pattern = "response-mapping bottleneck"
         else:
             pattern = "no component above chance"
-        tested = hears and maps and judges
+        tested = above["P"] and above["O"] and judges
         over = over_represented(ev.states[cue]) if tested else []
         out.append(
             ComponentsAtCue(
@@ -274,9 +344,19 @@ def components(ev: Evidence) -> list[ComponentsAtCue]:
                 pattern=pattern,
                 marginals=marg,
                 above=above,
+                inverted=inverted,
                 dependence_tested=tested,
                 over_represented=over,
-                text=components_text(cue, pattern, marg, tested, over, ev.states[cue]),
+                text=components_text(
+                    cue,
+                    pattern,
+                    marg,
+                    tested,
+                    over,
+                    ev.states[cue],
+                    inverted=inverted,
+                    shortcut=shortcut,
+                ),
             )  # fmt: skip
         )
     return out
@@ -335,29 +415,21 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
         ]  # fmt: skip
         if heard and unheard:
             out.append(Behaviour(kind="hears only some turns", text=turn_text(heard, turns)))
-    blind = null_behaviour(ev.null_audio)
-    if blind is not None:
-        out.append(blind)
     return out
 
 
-def delivery_behaviours(ev: Evidence) -> list[Behaviour]:
-    """'audio not delivered in N calls' when any call that sent audio came back with no (or
-    far too few) audio counted (the rule: stats/delivery.py). Calls whose usage holds no count
-    are not checked, so a judge that reports no usage never shows it."""
-    d = ev.delivery
-    if d is None or not d.flagged:
-        return []
-    share = Estimate(rate=d.flagged / d.checked if d.checked else None)
-    return [Behaviour(kind="audio not delivered", evidence=share,
-                      text=delivery_text(d.flagged, d.text))]  # fmt: skip
-
-
 def _diagnosis(
-    native: Step, rec: Step, cue: Step, comps: list[ComponentsAtCue], habits: list[Behaviour]
+    native: Step,
+    rec: Step,
+    cue: Step,
+    comps: list[ComponentsAtCue],
+    habits: list[Behaviour],
+    mostly_missing: bool = False,
 ) -> Diagnosis:
     if not native.ran:
         return "no answers"
+    if mostly_missing:
+        return "answers not given"
     here = next((c for c in comps if c.cue == native.cue), None)
     if native.outcome == "reliable":
         return "reliable"
@@ -397,15 +469,36 @@ def _diagnosis(
     return "below chance" if native.outcome == "below chance" else "at chance"
 
 
+def _given_not_below(native: Step, g: Estimate | None) -> Step:
+    """Rule 2 of stats/accounting.py: "below chance" needs given answers that are wrong. When
+    the J answers that were given are not below chance, strict accuracy fell under it only by
+    answers not given, and the step says at chance instead."""
+    if g is not None and g.rate is not None and g.below(0.5):
+        return native
+    e = native.evidence["J"]
+    said = f"the J answers it gave are right {pct(g.rate)}" if g and g.rate is not None else (
+        "it gave no J answer"
+    )  # fmt: skip
+    text = (
+        f"Native (pointwise J, cue {native.cue}): {pct(e.rate)} (CI {ci(e)}), under chance "
+        f"only through answers not given ({said}): not systematically wrong."
+    )
+    return native.model_copy(update={"outcome": "at chance", "text": text})
+
+
 def verdict(ev: Evidence) -> Verdict:
     """The cascade's verdict for one judge × task (rules in the module docstring)."""
     cue = native_cue(ev)
     native = native_step(ev, cue)
+    accounting = ev.sections.get("accounting", [])
+    if accounting and native.outcome == "below chance":
+        native = _given_not_below(native, given(accounting, "J", "pointwise", cue or "all"))
+    mostly = not_given_j(accounting, cue) if native.ran else None
     rec = recoverable_step(ev, cue, native)
     cued = cue_step(ev, cue, native)
     comps = components(ev)
-    habits = behaviours(ev, cue) + delivery_behaviours(ev)
-    diagnosis = _diagnosis(native, rec, cued, comps, habits)
+    habits = behaviours(ev, cue) + ev.unit_behaviours
+    diagnosis = _diagnosis(native, rec, cued, comps, habits, mostly is not None)
     here = next((c for c in comps if c.cue == cue), None)
     steps = [native.text, rec.text if rec.ran else "", cued.text if cued.ran else ""]
     steps += [c.text for c in comps]
@@ -424,7 +517,11 @@ def verdict(ev: Evidence) -> Verdict:
     j = native.evidence.get("J")
     kind = "no answers" if not native.ran else _level(j or Estimate(), 0.5)
     group = PATTERN_GROUP.get(here.pattern) if here else None
-    head = headline(diagnosis, native, rec, cued, here, habits, reliable_low=RELIABLE_LOW)
+    missing = [p for p in "PO" if cue is not None and ev.acc(p, "pointwise", cue) is None]
+    head = headline(diagnosis, native, rec, cued, here, habits, reliable_low=RELIABLE_LOW,
+                    missing=missing, states=ev.states.get(cue or ""))  # fmt: skip
+    if mostly is not None:
+        head = mostly_not_given_headline(*mostly)
     lost = [h for h in habits if h.kind == "audio not delivered"]
     if lost:  # every figure above may rest on blind answers: the first line says so
         head += f" {lost[0].text[0].upper()}{lost[0].text[1:]}."

@@ -1,0 +1,34 @@
+"""The registry: every analysis beyond the core cascade, one `Analysis` per line, in order.
+
+The summary (`stats/summary.py`) feeds each registered unit's tally in its one pass over a
+group's rows and writes its records under `summary.json[name]`; the verdict appends each
+unit's behaviours (in this order) after the core ones; the report renders each unit's part.
+A new analysis — or one a dimension plugin brings — is one unit (`stats/analysis.py`) and one
+line here, plus its typed record in `stats/summary_model.py` (a test checks every registered
+name has a section there).
+
+The core (`summary._Group`: accuracy, differences, states and dependence, position, order,
+behaviour rates, perception by turn) is not registered: the cascade reads it directly.
+Invariance, joined clips, generator bias and the scaffold are computed from other inputs (twin
+items, pairs of runs) and are not units yet.
+"""
+
+from __future__ import annotations
+
+from paraudit.stats.accounting import ACCOUNTING
+from paraudit.stats.analysis import Analysis
+from paraudit.stats.side_units import DELIVERY, NULL_AUDIO, SELF_CONSISTENCY
+
+ANALYSES: tuple[Analysis, ...] = (
+    ACCOUNTING,
+    NULL_AUDIO,
+    DELIVERY,
+    SELF_CONSISTENCY,
+)
+
+
+def by_name(name: str) -> Analysis:
+    return next(a for a in ANALYSES if a.name == name)
+
+
+__all__ = ["ANALYSES", "by_name"]

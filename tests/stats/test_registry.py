@@ -1,0 +1,55 @@
+"""The analysis registry (stats/analyses.py): the summary, the verdict and the report iterate
+over it, and the sections that existed before it keep their values byte for byte."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from paraudit.stats.analyses import ANALYSES
+from paraudit.stats.summary import SECTIONS, summarize
+from paraudit.stats.summary_model import Summary
+from tests.stats.registry_rows import golden_delivery, golden_rows
+
+GOLDEN = Path(__file__).parent / "data" / "summary_golden.json"
+NEW = {"accounting"}
+"""Sections added since the golden summary was written."""
+
+
+def _now() -> dict[str, Any]:
+    raw = summarize(golden_rows(), replicates=200, seed=3, permutations=200,
+                    delivery=golden_delivery())  # fmt: skip
+    out: dict[str, Any] = json.loads(Summary.of(raw).to_json())
+    return out
+
+
+def test_old_sections_are_byte_identical_to_the_summary_before_the_registry() -> None:
+    before = json.loads(GOLDEN.read_text())
+    now = _now()
+    assert set(now) - set(before) == NEW
+    for key in before:
+        if key in ("verdicts", "intervals"):
+            continue
+        assert json.dumps(now[key], sort_keys=True) == json.dumps(before[key], sort_keys=True), key
+    # The new unit's own intervals are the only ones added.
+    given = [r.get("given_accuracy") or {} for r in now["accounting"]]
+    added = sum(1 for g in given if g.get("ci_low") is not None)
+    assert now["intervals"] == before["intervals"] + added
+
+
+def test_every_registered_analysis_has_a_typed_section() -> None:
+    names = [a.name for a in ANALYSES]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert name in SECTIONS and name in Summary.model_fields, name
+
+
+def test_verdicts_are_unchanged_where_no_new_rule_applies() -> None:
+    """The golden rows refuse, fail and go unparsed about 5 % each (under the 10 % the
+    accounting names): their verdicts read as before."""
+    before = {(v["judge"], v["task"]): v for v in json.loads(GOLDEN.read_text())["verdicts"]}
+    for v in _now()["verdicts"]:
+        assert not any(b["kind"] == "answers not given" for b in v["behaviours"])
+        old = before[(v["judge"], v["task"])]
+        assert (v["diagnosis"], v["behaviours"]) == (old["diagnosis"], old["behaviours"])
