@@ -206,7 +206,8 @@ def test_cli_bad_input_exits_2_with_one_error_line(
     r = runner.invoke(app, ["dimensions", "emotoin"])
     assert r.exit_code == 2
     assert r.output.strip().splitlines() == [
-        "error: unknown dimension 'emotoin' (installed: emotion, urgency, hesitation, whisper, emphasis, sarcasm); did you mean 'emotion'?"
+        "error: unknown dimension 'emotoin' (installed: emotion, urgency, hesitation, whisper, "
+        "emphasis, sarcasm); did you mean 'emotion'?"
     ]
     install_plugin(
         tmp_path, monkeypatch, "laughter = laughter_dim:LAUGHTER\n", module="raise OSError('x')\n"

@@ -123,7 +123,8 @@ def test_another_taxonomy_without_a_mapping_is_refused_in_one_line(tmp_path: Pat
     [
         (
             {"dimension": "emotoin"},
-            "unknown dimension 'emotoin' (installed: emotion, urgency, hesitation, whisper, emphasis, sarcasm); did you",
+            "unknown dimension 'emotoin' (installed: emotion, urgency, hesitation, whisper, "
+            "emphasis, sarcasm); did you",
         ),
         ({"taxonomy": "plutchik8"}, "emotion knows no taxonomy 'plutchik8' (known: emocf,"),
         ({"label_map": {"angry": "furious"}}, "maps 'angry' to 'furious', which is not a value"),

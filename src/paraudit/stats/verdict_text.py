@@ -6,17 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from paraudit.dimensions.base import Words
+from paraudit.dimensions.emotion import EMOTION
 from paraudit.stats.model import Behaviour, ComponentsAtCue, Estimate, Step
 
-EMOTION_WORDS = Words(
-    noun="emotion",
-    attribute="how the user feels",
-    does_not_hear="does not hear it",
-    value_phrase="when the user sounds {value}",
-    listen_question="How does the speaker sound?",
-)
-"""How verdict prose names the dimension (today's wording, so the text is unchanged); the lead
-points this at the emotion dimension plugin's Words once it lands."""
+EMOTION_WORDS: Words = EMOTION.words
+"""How verdict prose names the dimension: the emotion plugin's words (dimensions/emotion.py). A
+verdict over another dimension's task does not pick its own words yet."""
 WORDS = EMOTION_WORDS
 
 GROUP_WORDS = {
