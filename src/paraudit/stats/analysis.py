@@ -40,6 +40,9 @@ class GroupContext:
     seed: int
     accuracy: Mapping[tuple[str, str, str], Record] = field(default_factory=dict)
     """The group's accuracy records by (probe, protocol, cue), once resolved."""
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    """Item id → what the dataset says of it (stats/strata.py's ItemAttributes), read from the
+    dataset the run recorded: result rows do not carry item attributes."""
 
 
 class Tally(Protocol):

@@ -106,6 +106,8 @@ class Behaviour(BaseModel):
         # The invariance audit (stats/invariance.py), on a run over an invariance set:
         "flips on irrelevant changes",
         "not discriminating",
+        "fails in a subgroup",  # stats/strata.py
+        "one draw less accurate",  # stats/reask.py: ?samples=N, a draw vs the majority
     ]
     text: str
     evidence: Estimate | None = None

@@ -60,6 +60,7 @@ from typing import Any
 from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
+from paraudit.stats.analysis import GroupContext  # registry hook: strata
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
@@ -69,6 +70,7 @@ from paraudit.stats.null_audio import null_audio_cells
 from paraudit.stats.samples import self_consistency
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
+from paraudit.stats.strata import STRATA, Attributes  # registry hook: strata
 from paraudit.stats.units import (
     FIRST_LABELS,
     Row,
@@ -523,6 +525,7 @@ def summarize(
     rows: list[Row], *, replicates: int = DEFAULT_B, seed: int = 0,
     permutations: int = PERMUTATIONS,
     delivery: Mapping[tuple[str, str], DeliveryCell] | None = None,
+    attributes: Attributes | None = None,  # registry hook: strata
 ) -> dict[str, Any]:  # fmt: skip
     """Every statistic of the report (see the module docstring for the schema). `delivery`:
     the audio-delivery check per judge × task, from the calls' usage, which a StatRow does not
@@ -537,6 +540,7 @@ def summarize(
         seed=seed,
         permutations=permutations,
         delivery=delivery,
+        attributes=attributes,  # registry hook: strata
     )
     with_twins = [(j, t, groups.get((j, t), []) + rs) for (j, t), rs in sorted(twins.items())]
     attach(raw, invariance_sections(with_twins, replicates=replicates, seed=seed))
@@ -550,6 +554,7 @@ def summarize_groups(
     seed: int = 0,
     permutations: int = PERMUTATIONS,
     delivery: Mapping[tuple[str, str], DeliveryCell] | None = None,
+    attributes: Attributes | None = None,  # registry hook: strata
 ) -> dict[str, Any]:
     """summarize() over rows given per judge × task (each group's rows are iterated twice and
     may be rebuilt on each pass: stats/rowgroups.py keeps a million rows compact that way).
@@ -560,7 +565,7 @@ def summarize_groups(
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _summarize(groups, replicates, seed, permutations, delivery or {})
+        return _summarize(groups, replicates, seed, permutations, delivery or {}, attributes or {})
     finally:
         if paused:
             gc.enable()
@@ -569,8 +574,10 @@ def summarize_groups(
 def _summarize(
     groups: Iterable[tuple[str, str, Iterable[Row]]], replicates: int, seed: int,
     permutations: int, delivery: Mapping[tuple[str, str], DeliveryCell],
+    attributes: Attributes,
 ) -> dict[str, Any]:  # fmt: skip
     out: dict[str, Any] = {s: [] for s in SECTIONS}
+    out["strata"] = []  # registry hook: strata
     intervals = 0
     judges: set[str] = set()
     for judge, task, rs in groups:
@@ -617,6 +624,7 @@ def _summarize(
             null_audio=nulls,
         )
         out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
+        _strata(out, judge, task, rs, attributes, replicates, seed)  # registry hook: strata
         out["accuracy"] += accuracy
         out["protocol_gap"] += gaps
         out["cue_dependence"] += cues
@@ -647,3 +655,25 @@ def _summarize(
         "intervals": intervals,
         **out,
     }
+
+
+def _strata(
+    out: dict[str, Any], judge: str, task: str, rows: Iterable[Row], attributes: Attributes,
+    replicates: int, seed: int,
+) -> None:  # fmt: skip
+    """registry hook: strata — the subgroup scan of one group, its behaviours into the verdict
+    just appended (the registry replaces this with its loop over the analyses)."""
+    mine = {i: a for (t, i), a in attributes.items() if t == task}
+    if not mine:
+        return
+    tally = STRATA.start(judge, task)
+    for r in rows:
+        tally.add(r)
+    v = out["verdicts"][-1]
+    ctx = GroupContext(judge, task, v["items"], replicates, seed, attributes=mine)
+    records = tally.records(ctx)
+    out["strata"] += records
+    found = STRATA.behaviours(records, ctx)
+    if found:
+        v["behaviours"] = v["behaviours"] + [b.model_dump(mode="json") for b in found]
+        v["text"] += " Subgroups: " + "; ".join(b.text for b in found) + "."

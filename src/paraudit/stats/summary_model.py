@@ -373,6 +373,9 @@ class Summary(_Record):
     invariance: list[InvarianceFlip] = Field(default_factory=list)
     """Runs on an invariance set only (`build invariance`): flip rates per change."""
     invariance_voices: list[VoiceAccuracy] = Field(default_factory=list)
+    strata: list[dict[str, Any]] = Field(default_factory=list)  # registry hook: strata
+    """The subgroup scan (stats/strata.py): per-stratum records, the P confusion matrix and
+    every tested split; runs whose dataset folder is readable only."""
 
     @classmethod
     def of(cls, raw: dict[str, Any]) -> Summary:
