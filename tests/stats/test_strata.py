@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paraudit.stats.analysis import GroupContext
+from paraudit.stats.analysis import GroupContext, Record
+from paraudit.stats.model import Behaviour
 from paraudit.stats.statrow import StatRow
 from paraudit.stats.strata import (
     STRATA,
@@ -42,7 +43,7 @@ def synth(n: int, judge: Judge, seed: int) -> tuple[list[StatRow], dict[str, Ite
         if rng.random() < 0.5:
             pair = (pair[1], pair[0])
         shifts = rng.uniform(2, 14, 2)
-        branches = tuple(
+        branches: tuple[dict[str, str | float], ...] = tuple(
             {"label": pair[b], "shift time": round(float(shifts[b]), 2),
              "duration": round(float(shifts[b] + rng.uniform(2, 5)), 2)}
             for b in (0, 1)
@@ -58,8 +59,9 @@ def synth(n: int, judge: Judge, seed: int) -> tuple[list[StatRow], dict[str, Ite
                 for order in ("ab", "ba"):
                     first = (b == 0) == (order == "ab")
                     gold = ("R" if probe != "P" else "E") + ("1" if first else "2")
-                    q = {"probe": probe, "branch": b, "order": order, "ease": ease,
-                         "pref": pref, "first": first, "pair": pair, **branches[b]}  # fmt: skip
+                    q: dict[str, object] = {"probe": probe, "branch": b, "order": order,
+                                            "ease": ease, "pref": pref, "first": first,
+                                            "pair": pair, **branches[b]}  # fmt: skip
                     right = judge(rng, q)
                     wrong = gold[0] + ("2" if gold[1] == "1" else "1")
                     rows.append(StatRow("j", "t", item, b, probe, "pointwise", "none", order,
@@ -101,13 +103,15 @@ def _first8(rng: np.random.Generator, q: dict[str, object]) -> bool:
     return float(q["shift time"]) < 8 or coin(rng)  # type: ignore[arg-type]
 
 
-def scan(rows: list[StatRow], attrs: dict[str, ItemAttributes], replicates: int = 50) -> list:
+def scan(
+    rows: list[StatRow], attrs: dict[str, ItemAttributes], replicates: int = 50
+) -> tuple[list[Record], list[Behaviour]]:
     tally = STRATA.start("j", "t")
     for r in rows:
         tally.add(r)
     ctx = GroupContext("j", "t", len(attrs), replicates, 0, attributes=attrs)
     records = tally.records(ctx)
-    return [records, STRATA.behaviours(records, ctx)]
+    return records, STRATA.behaviours(records, ctx)
 
 
 AUDITS = 100

@@ -15,6 +15,7 @@ from paraudit.report.joined import joined_part
 from paraudit.report.null_audio import null_audio_part
 from paraudit.report.samples import samples_part
 from paraudit.report.scaffold import scaffold_part
+from paraudit.report.strata import strata_part  # registry hook: strata
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
@@ -99,6 +100,7 @@ def write_report(
             null_audio_part(summary, out),
             invariance_part(summary, figdir),
             samples_part(summary, out),
+            strata_part(summary, out),  # registry hook: strata
         )
         if part
     ]

@@ -14,7 +14,8 @@ branch's context audio before that turn) and `duration` (seconds of its context 
 A categorical attribute's strata are its values; a numeric one is shown in bins at its
 quintiles (rounded to 0.5 s) and tested at every whole second between its 10th and 90th
 percentiles (half seconds where they span under 4 s; at most `MAX_CUTS`), each cut a "before /
-after t s" split; the split named is the attribute's largest significant gap.
+after t s" split; the split named is the attribute's significant split that explains most
+(the least-squares changepoint: the largest d² · n_in · n_out / n).
 
 **Statistics.** Per stratum and probe (J, P, O pointwise; every cue and order pooled: a cue
 moves every stratum alike, and the scan asks whether skill differs *between* strata):
@@ -40,12 +41,10 @@ real per-label failure and is named. Simulated in tests/stats/test_strata.py: fa
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -54,6 +53,13 @@ from paraudit.stats.analysis import Analysis, GroupContext, Record
 from paraudit.stats.itemboot import Sheet
 from paraudit.stats.model import Behaviour, Estimate
 from paraudit.stats.statrow import StatRow
+from paraudit.stats.strata_items import (
+    Attributes,
+    ItemAttributes,
+    Value,
+    item_attributes,
+    read_attributes,
+)
 
 ALPHA = 0.05
 MIN_ITEMS = 10
@@ -67,115 +73,6 @@ TESTED = ("J", "P")
 NUMERIC = ("shift time", "duration")
 ITEM_LEVEL = ("contrast", "turns", "voice", "generator", "dimension")
 UNIT_LEVEL = ("label", "shift turn", "shift time", "duration")
-
-Value = str | float
-
-
-@dataclass(frozen=True)
-class ItemAttributes:
-    """What the dataset says of one item, as strata."""
-
-    item: Mapping[str, Value] = field(default_factory=dict)
-    """Item-level attributes (both branches share them)."""
-    branches: tuple[Mapping[str, Value], Mapping[str, Value]] = ({}, {})
-    """Per branch: label, shift turn, shift time (s), duration (s)."""
-
-
-Attributes = Mapping[tuple[str, str], ItemAttributes]
-"""(task, item id) → its attributes."""
-
-
-# -- reading the attributes ------------------------------------------------------------------
-
-
-def _seconds(path: Path, cache: dict[Path, float | None]) -> float | None:
-    if path not in cache:
-        try:
-            import soundfile as sf
-
-            cache[path] = float(sf.info(str(path)).duration)
-        except Exception:  # an unreadable clip has no duration; validate reports it
-            cache[path] = None
-    return cache[path]
-
-
-def _label(value: Any) -> str | None:
-    if isinstance(value, str) and value:
-        return value
-    if isinstance(value, dict):
-        for key in ("human", "spec", "label", "name", "model", "value"):
-            if isinstance(value.get(key), str):
-                return str(value[key])
-        return json.dumps(value, sort_keys=True)[:60]
-    if isinstance(value, list) and value:
-        return ", ".join(str(v) for v in value)[:60]
-    return None
-
-
-def item_attributes(
-    raw: Mapping[str, Any], root: Path, cache: dict[Path, float | None]
-) -> ItemAttributes:
-    """The strata of one items.jsonl record (`root`: its dataset folder, for clip durations)."""
-    meta = raw.get("meta") or {}
-    context = raw.get("context") or []
-    branches = raw.get("branches") or [{}, {}]
-    emo = [list(b.get("emotions") or []) for b in branches]
-    humans = [i for i, t in enumerate(context) if t.get("speaker") == "human"]
-    differs = [i for i in humans if i < len(emo[0]) and i < len(emo[1]) and emo[0][i] != emo[1][i]]
-    item: dict[str, Value] = {"turns": str(len(context))}
-    pair = meta.get("pair")
-    if isinstance(pair, str):
-        item["contrast"] = pair
-    elif differs:
-        item["contrast"] = "/".join(sorted({emo[0][differs[0]], emo[1][differs[0]]}))
-    for name, keys in (("voice", ("voices", "voice", "tts")), ("generator", ("generator",)),
-                       ("dimension", ("dimension",))):  # fmt: skip
-        found = next((_label(meta[k]) for k in keys if k in meta and _label(meta[k])), None)
-        if found:
-            item[name] = found
-    per: list[dict[str, Value]] = []
-    for b, labels in zip(branches, emo, strict=False):
-        unit: dict[str, Value] = {}
-        if differs:
-            unit["label"] = labels[differs[0]]
-        clips = [_seconds(root / a, cache) for a in b.get("audio") or []]
-        if clips and all(c is not None for c in clips):
-            unit["duration"] = round(sum(c for c in clips if c is not None), 2)
-        if len(humans) > 1 and labels:
-            first = labels[humans[0]]
-            shift = next((i for i in humans if i < len(labels) and labels[i] != first), None)
-            if shift is not None:
-                unit["shift turn"] = f"human turn {humans.index(shift) + 1}"
-                before = clips[:shift]
-                if before and all(c is not None for c in before):
-                    unit["shift time"] = round(sum(c for c in before if c is not None), 2)
-        per.append(unit)
-    while len(per) < 2:
-        per.append({})
-    return ItemAttributes(item, (per[0], per[1]))
-
-
-def read_attributes(run_dirs: Iterable[Path]) -> dict[tuple[str, str], ItemAttributes]:
-    """The attributes of every item of the datasets the runs recorded; a run whose dataset is
-    gone contributes none (its strata are simply not scanned)."""
-    from paraudit.items.dataset import iter_item_lines
-    from paraudit.runfolder.spec import read_run_json
-
-    out: dict[tuple[str, str], ItemAttributes] = {}
-    cache: dict[Path, float | None] = {}
-    for run in run_dirs:
-        record = read_run_json(run)
-        ds = record.get("dataset") if record else None
-        root = Path(ds) if isinstance(ds, str) else None
-        if root is None or not (root / "items.jsonl").is_file():
-            continue
-        for _, line in iter_item_lines(root):
-            raw = json.loads(line)
-            key = (str(raw.get("task")), str(raw.get("id")))
-            # Two runs on one dataset name its items once; on two datasets sharing an id, the
-            # first run's item stands.
-            out.setdefault(key, item_attributes(raw, root, cache))
-    return out
 
 
 # -- the tally ---------------------------------------------------------------------------------
@@ -336,6 +233,15 @@ def split_test(
     return d, math.erfc(z / math.sqrt(2))
 
 
+def _z(p: float, d: float) -> float:
+    """|z| of a two-sided p (inf for a certain difference; 0 for none)."""
+    if p <= 0.0:
+        return math.inf if abs(d) > 1e-12 else 0.0
+    from scipy.special import erfcinv
+
+    return float(erfcinv(p) * math.sqrt(2))
+
+
 def holm(p: Sequence[float]) -> list[float]:
     """Holm-adjusted p-values (step-down, monotone), in the input order."""
     m = len(p)
@@ -441,10 +347,11 @@ def _records(tally: StrataTally, ctx: GroupContext, attrs: Mapping[str, Any]) ->
                 ):
                     continue
                 d, p = split_test(a, b)
+                z = _z(p, d)
                 rec = {**base, "kind": "split", "attribute": name, "probe": probe,
                        "stratum": sp.inside.name, "versus": sp.outside.name, "cut": sp.cut,
                        "items": len(set(a) | set(b)), "items_in": len(a), "items_out": len(b),
-                       "delta": d, "p_value": p}  # fmt: skip
+                       "delta": d, "z": z, "p_value": p}  # fmt: skip
                 enough = len(a) >= MIN_ITEMS and len(b) >= MIN_ITEMS
                 tests.append((rec, p if enough else 1.0))
                 rec["testable"] = enough
@@ -503,13 +410,21 @@ def finding_text(r: Mapping[str, Any]) -> str:
     return f"succeeds only {where}: {probe} {_est(better)} vs {_est(worse)} {rest}"
 
 
+def _explained(r: Mapping[str, Any]) -> float:
+    n_in, n_out = float(r["inside"]["n"]), float(r["outside"]["n"])
+    return float(r["delta"]) ** 2 * n_in * n_out / max(n_in + n_out, 1.0)
+
+
 def strata_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Behaviour]:
     """The named splits, one behaviour per attribute and probe (its largest gap)."""
     best: dict[tuple[str, str], Record] = {}
     for r in records:
         if r.get("kind") == "split" and r.get("named"):
             key = (r["attribute"], r["probe"])
-            if key not in best or abs(r["delta"]) > abs(best[key]["delta"]):
+            # The cut (or value) that explains most: the least-squares changepoint (the
+            # largest d² · n_in · n_out / n, CART's split rule), so a step in skill at 8 s is
+            # named at 8 s, not at the neighbouring cut whose few coins came out worse.
+            if key not in best or _explained(r) > _explained(best[key]):
                 best[key] = r
     out = []
     for r in sorted(best.values(), key=lambda r: -abs(r["delta"])):

@@ -67,6 +67,7 @@ from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.null_audio import null_audio_cells
+from paraudit.stats.reask import REASK  # registry hook: strata
 from paraudit.stats.samples import self_consistency
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
@@ -577,7 +578,7 @@ def _summarize(
     attributes: Attributes,
 ) -> dict[str, Any]:  # fmt: skip
     out: dict[str, Any] = {s: [] for s in SECTIONS}
-    out["strata"] = []  # registry hook: strata
+    out["strata"], out["reask"] = [], []  # registry hook: strata
     intervals = 0
     judges: set[str] = set()
     for judge, task, rs in groups:
@@ -661,19 +662,25 @@ def _strata(
     out: dict[str, Any], judge: str, task: str, rows: Iterable[Row], attributes: Attributes,
     replicates: int, seed: int,
 ) -> None:  # fmt: skip
-    """registry hook: strata — the subgroup scan of one group, its behaviours into the verdict
-    just appended (the registry replaces this with its loop over the analyses)."""
+    """registry hook: strata — the subgroup scan and the re-ask noise of one group, their
+    behaviours into the verdict just appended (the registry replaces this with its loop over
+    the analyses)."""
     mine = {i: a for (t, i), a in attributes.items() if t == task}
-    if not mine:
-        return
-    tally = STRATA.start(judge, task)
+    units = [STRATA, REASK] if mine else [REASK]
+    tallies = [u.start(judge, task) for u in units]
     for r in rows:
-        tally.add(r)
+        for t in tallies:
+            t.add(r)
     v = out["verdicts"][-1]
     ctx = GroupContext(judge, task, v["items"], replicates, seed, attributes=mine)
-    records = tally.records(ctx)
-    out["strata"] += records
-    found = STRATA.behaviours(records, ctx)
-    if found:
-        v["behaviours"] = v["behaviours"] + [b.model_dump(mode="json") for b in found]
-        v["text"] += " Subgroups: " + "; ".join(b.text for b in found) + "."
+    for unit, tally in zip(units, tallies, strict=True):
+        records = tally.records(ctx)
+        out[unit.name] += records
+        found = unit.behaviours(records, ctx)
+        if found:
+            v["behaviours"] = v["behaviours"] + [b.model_dump(mode="json") for b in found]
+            v["text"] += f" {unit.title}: " + "; ".join(b.text for b in found) + "."
+        if unit is REASK and found:
+            # The headline is what a reader keeps: a majority's accuracy must not stand there
+            # alone when one draw is less accurate.
+            v["headline"] += f" ({found[0].text.split(' (')[0]})"

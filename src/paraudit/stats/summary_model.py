@@ -300,6 +300,10 @@ class InvarianceFlip(_Cell):
     flips: bool
     """The 'flips on C changes' rule fired."""
     not_discriminating: bool
+    reask: Share | None = None
+    """The judge's own re-ask disagreement on identical audio (sampled judges only)."""
+    flip_minus_reask: Share | None = None
+    """Flip rate − re-ask rate, paired on items; either flag needs it above 0 where measured."""
 
 
 class VoiceAccuracy(_Cell):
@@ -376,6 +380,9 @@ class Summary(_Record):
     strata: list[dict[str, Any]] = Field(default_factory=list)  # registry hook: strata
     """The subgroup scan (stats/strata.py): per-stratum records, the P confusion matrix and
     every tested split; runs whose dataset folder is readable only."""
+    reask: list[dict[str, Any]] = Field(default_factory=list)  # registry hook: strata
+    """Re-ask noise of sampled judges (stats/reask.py): one draw vs the majority, the re-ask
+    disagreement, and J's audio sensitivity beyond it."""
 
     @classmethod
     def of(cls, raw: dict[str, Any]) -> Summary:
