@@ -35,7 +35,7 @@ from tests.stats.test_known_behaviour import _key, _wrong
 PLAN = PlanSpec(probes=("J", "P", "O"), protocols=("pointwise",), cues=("none",))
 PAIRS = [("angry", "sad"), ("happy", "sad"), ("angry", "neutral"), ("surprised", "neutral")]
 CALM = {"neutral": 0, "sad": 1, "happy": 2, "surprised": 3, "angry": 4}
-BEHAVIOURS = ("perfect", "contrast", "calmest", "first8")
+BEHAVIOURS = ("perfect", "contrast", "calmest", "first8", "fresh80?samples=5", "fixed80?samples=5")
 
 
 def _dataset(root: Path, tmp: Path) -> Path:
@@ -118,7 +118,10 @@ class StrataJudge(Judge):
         plan, items = self.lookup()
         inst = plan[_key(prompt)]
         b = self.spec.split("?")[0].split(":", 1)[1]
-        rng = random.Random(hashlib.sha256((b + repr(_key(prompt))).encode()).digest())
+        # fresh80 draws anew on every ask (the sample index is in its seed); every other
+        # behaviour gives one prompt the same answer however often it is asked.
+        salt = f"{sample}" if b == "fresh80" else ""
+        rng = random.Random(hashlib.sha256((b + salt + repr(_key(prompt))).encode()).digest())
         pred = self.answer(b, inst, items[inst.item_id], rng)
         return Reply(json.dumps({"reasoning": b, "pred": pred}))
 
@@ -127,6 +130,8 @@ class StrataJudge(Judge):
     ) -> str | dict[str, str]:
         gold = inst.gold
         coin = gold if rng.random() < 0.5 else _wrong(gold)
+        if b in ("fresh80", "fixed80"):
+            return gold if rng.random() < 0.8 else _wrong(gold)
         if b == "perfect" or inst.probe == "O":
             return gold
         assert inst.branch is not None
@@ -190,8 +195,9 @@ def _found(summary: dict[str, Any], behaviour: str) -> dict[str, list[str]]:
     return dict(out)
 
 
-def test_the_perfect_judge_has_no_subgroup(summary: dict[str, Any]) -> None:
-    assert _found(summary, "perfect") == {}
+def test_homogeneous_judges_have_no_subgroup(summary: dict[str, Any]) -> None:
+    for b in ("perfect", "fresh80?samples=5", "fixed80?samples=5"):
+        assert _found(summary, b) == {}, b
     assert any(r["judge"] == "strata:perfect" for r in summary["strata"])  # scanned
 
 
@@ -220,3 +226,22 @@ def test_the_time_limited_listener_misses_late_shifts(summary: dict[str, Any]) -
     v = next(v for v in summary["verdicts"] if v["judge"] == "strata:first8"
              and v["task"] == "positional-emotion")  # fmt: skip
     assert "Subgroups: misses shifts after 8 s" in v["text"]
+
+
+def test_reask_noise_is_named_and_fixed_errors_are_not(summary: dict[str, Any]) -> None:
+    def verdicts(b: str) -> list[dict[str, Any]]:
+        return [v for v in summary["verdicts"] if v["judge"] == f"strata:{b}?samples=5"]
+
+    for v in verdicts("fresh80"):
+        kinds = [h["kind"] for h in v["behaviours"]]
+        assert "one draw less accurate" in kinds, (v["task"], v["headline"])
+        # The headline shows the single draw beside the majority it reports.
+        assert "(one draw is right " in v["headline"], v["headline"]
+    for v in verdicts("fixed80"):
+        assert all(h["kind"] != "one draw less accurate" for h in v["behaviours"])
+        assert "one draw" not in v["headline"]
+    fixed = [r for r in summary["reask"] if r["judge"].startswith("strata:fixed80")]
+    fresh = [r for r in summary["reask"] if r["judge"].startswith("strata:fresh80")]
+    assert fixed and all(r["reask"]["rate"] == 0.0 for r in fixed)
+    assert fresh and all(0.2 < r["reask"]["rate"] < 0.45 for r in fresh if r["probe"] != "P"
+                         or r["task"] == "single-turn-emotions")  # fmt: skip

@@ -13,7 +13,7 @@ from paraudit.report.generators import generator_part
 from paraudit.report.invariance import invariance_part
 from paraudit.report.joined import joined_part
 from paraudit.report.null_audio import null_audio_part
-from paraudit.report.samples import samples_part
+from paraudit.report.samples import reask_part, samples_part
 from paraudit.report.scaffold import scaffold_part
 from paraudit.report.strata import strata_part  # registry hook: strata
 from paraudit.runfolder.labels import run_labels
@@ -101,6 +101,7 @@ def write_report(
             invariance_part(summary, figdir),
             samples_part(summary, out),
             strata_part(summary, out),  # registry hook: strata
+            reask_part(summary, out),  # registry hook: strata
         )
         if part
     ]
