@@ -168,13 +168,15 @@ def test_small_strata_are_shown_but_never_named() -> None:
 
 
 def test_split_test_and_holm() -> None:
-    a = {f"i{i}": (10.0, 10.0) for i in range(20)}
-    b = {f"k{i}": (5.0, 10.0) for i in range(20)}
-    d, p = split_test(a, b)
-    assert d == pytest.approx(0.5) and p == 0.0  # no spread anywhere: a certain difference
-    b = {f"k{i}": (float(i % 2) * 10, 10.0) for i in range(20)}
-    d, p = split_test(a, b)
-    assert d == pytest.approx(0.5) and 0 < p < 1e-3
+    # Side a on items 0-19, side b on items 20-39, ten answers each.
+    zero, ten = np.zeros(20), np.full(20, 10.0)
+    ka, na = np.r_[ten, zero], np.r_[ten, zero]
+    d, z, p = split_test(ka, na, np.r_[zero, ten / 2], np.r_[zero, ten])
+    assert (
+        d == pytest.approx(0.5) and p == 0.0 and z == float("inf")
+    )  # no spread anywhere: a certain difference
+    d, z, p = split_test(ka, na, np.r_[zero, (np.arange(20) % 2) * 10.0], np.r_[zero, ten])
+    assert d == pytest.approx(0.5) and 0 < p < 1e-3 and z > 3.3
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
 
 

@@ -59,10 +59,11 @@ class ReaskTally:
         self.draws = 0
 
     def add(self, row: StatRow) -> None:
-        if row.protocol != "pointwise" or row.branch is None or row.status == "error":
-            return
         hits, pairs = row.draw_hits, row.reask
+        # Most rows were not sampled: they leave first (this runs on every row of a report).
         if hits is None and pairs is None:
+            return
+        if row.protocol != "pointwise" or row.branch is None or row.status == "error":
             return
         c = self.cells[(row.probe, row.cue)].setdefault(row.item_id, [0.0] * 6)
         if hits is not None:

@@ -14,12 +14,14 @@ branch's context audio before that turn) and `duration` (seconds of its context 
 A categorical attribute's strata are its values; a numeric one is shown in bins at its
 quintiles (rounded to 0.5 s) and tested at every whole second between its 10th and 90th
 percentiles (half seconds where they span under 4 s; at most `MAX_CUTS`), each cut a "before /
-after t s" split; the split named is the attribute's significant split that explains most
-(the least-squares changepoint: the largest d² · n_in · n_out / n).
+after t s" split. The verdict names, per probe, the significant split that explains most (the
+least-squares rule, the largest d² · n_in · n_out / n, which puts a step in skill at its true
+cut); the other significant splits are marked named in the table.
 
 **Statistics.** Per stratum and probe (J, P, O pointwise; every cue and order pooled: a cue
 moves every stratum alike, and the scan asks whether skill differs *between* strata):
-accuracy per instance with its 95 % interval from resampling whole items, and the order-
+accuracy per instance with its 95 % interval from resampling whole items (at most
+`REPLICATES` replicates; O as a point share), and the order-
 consistent (P, O, J) group shares of its units (point shares).
 
 **Test.** For J and P, every split — a categorical value against the rest of its attribute, a
@@ -44,7 +46,6 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -68,6 +69,9 @@ MAX_CUTS = 12
 """At most this many cuts per numeric attribute (each is one more test for Holm)."""
 MIN_EFFECT = 0.15
 """A named split differs by at least 15 points: smaller gaps are real but not a subgroup."""
+REPLICATES = 2000
+"""The strata table's intervals use at most this many replicates of whole items: the test
+needs none, and dozens of strata per group at 10,000 would double the summary's cost."""
 PROBES = ("J", "P", "O")
 TESTED = ("J", "P")
 NUMERIC = ("shift time", "duration")
@@ -75,52 +79,102 @@ ITEM_LEVEL = ("contrast", "turns", "voice", "generator", "dimension")
 UNIT_LEVEL = ("label", "shift turn", "shift time", "duration")
 
 
+_COUNTED = frozenset(PROBES)
+
 # -- the tally ---------------------------------------------------------------------------------
 
 
 class StrataTally:
-    """Per (probe, branch, item): answers, right, parsed-and-wrong; per unit and cue: orders
-    answered and right (for the states). Counts only, a few per unit."""
+    """Per (probe, cue, branch, item): answers, right, parsed-and-wrong — a few counts per unit
+    (one dict update per row: the scan must cost little beside the summary's own pass)."""
 
     def __init__(self, judge: str, task: str) -> None:
         self.judge, self.task = judge, task
-        self.hits: dict[tuple[str, int, str], list[int]] = defaultdict(lambda: [0, 0, 0])
-        self.units: dict[tuple[str, str, int, str], list[int]] = defaultdict(lambda: [0, 0])
+        self.cells: dict[tuple[str, str, int, str], list[int]] = {}
+        # Units with a failed call: whether they are right in every order is unknown, so they
+        # are left out of the states (as the summary's states leave them out).
+        self.failed: set[tuple[str, str, int, str]] = set()
 
     def add(self, row: StatRow) -> None:
-        if row.protocol != "pointwise" or row.branch is None or row.probe not in PROBES:
+        branch = row.branch
+        if branch is None or row.protocol != "pointwise" or row.probe not in _COUNTED:
             return
-        if row.status == "error":
+        key = (row.probe, row.cue, branch, row.item_id)
+        status = row.status
+        if status == "error":
+            self.failed.add(key)
             return
-        h = self.hits[(row.probe, row.branch, row.item_id)]
-        h[0] += 1
-        h[1] += row.correct
-        h[2] += row.status == "ok" and not row.correct
-        u = self.units[(row.probe, row.cue, row.branch, row.item_id)]
-        u[0] += 1
-        u[1] += row.correct
+        c = self.cells.get(key)
+        if c is None:
+            c = self.cells[key] = [0, 0, 0]
+        c[0] += 1
+        if row.correct:
+            c[1] += 1
+        elif status == "ok":
+            c[2] += 1
 
     def records(self, ctx: GroupContext) -> list[Record]:
         attrs = ctx.attributes
-        if not attrs or not self.hits:
+        if not attrs or not self.cells:
             return []
         return _records(self, ctx, attrs)
 
 
-def _unit_values(
-    attrs: Mapping[str, Any], units: Iterable[tuple[int, str]]
-) -> dict[str, dict[tuple[int, str], Value]]:
-    """attribute → (branch, item) → value."""
-    out: dict[str, dict[tuple[int, str], Value]] = defaultdict(dict)
-    for branch, item in units:
-        a = attrs.get(item)
-        if not isinstance(a, ItemAttributes):
-            continue
-        for name, v in a.item.items():
-            out[name][(branch, item)] = v
-        for name, v in a.branches[branch].items():
-            out[name][(branch, item)] = v
-    return out
+class _Units:
+    """The group's (branch, item) units as arrays: each unit's item, and per probe its answers,
+    right answers and parsed wrong answers (every cue); per unit, its (P, O, J) group counts
+    over cues."""
+
+    def __init__(self, tally: StrataTally) -> None:
+        self.keys = sorted({(b, i) for (_, _, b, i) in tally.cells})
+        index = {k: j for j, k in enumerate(self.keys)}
+        self.items = sorted({i for _, i in self.keys})
+        at = {i: j for j, i in enumerate(self.items)}
+        self.item = np.array([at[i] for _, i in self.keys], dtype=np.intp)
+        size = len(self.keys)
+        self.n = {p: np.zeros(size) for p in PROBES}
+        self.k = {p: np.zeros(size) for p in PROBES}
+        self.wrong = {p: np.zeros(size) for p in PROBES}
+        right: dict[tuple[str, str, int, str], bool] = {}
+        failed = tally.failed
+        for key, (n, k, w) in tally.cells.items():
+            p, _, b, i = key
+            j = index[(b, i)]
+            self.n[p][j] += n
+            self.k[p][j] += k
+            self.wrong[p][j] += w
+            if not failed or key not in failed:
+                right[key] = n == k
+        self.states = np.zeros((size, len(GROUP_NAMES)))
+        column = {s: GROUP_NAMES.index(_GROUP_OF.get(s, SHORTCUT)) for s in STATE_CODES}
+        for (p, cue, b, i), j_right in right.items():
+            if p != "J":
+                continue
+            pr, orc = right.get(("P", cue, b, i)), right.get(("O", cue, b, i))
+            if pr is not None and orc is not None:
+                self.states[index[(b, i)], column[f"{int(pr)}{int(orc)}{int(j_right)}"]] += 1
+
+    def sums(self, probe: str, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per item: (right, answers) of `probe` on the units in `mask`."""
+        g = len(self.items)
+        k = np.bincount(self.item[mask], weights=self.k[probe][mask], minlength=g)
+        n = np.bincount(self.item[mask], weights=self.n[probe][mask], minlength=g)
+        return k, n
+
+    def values(self, attrs: Mapping[str, Any]) -> dict[str, list[Value | None]]:
+        """attribute → its value on every unit (None where the dataset has none)."""
+        found = [attrs.get(i) for i in self.items]
+        names = {n for a in found if isinstance(a, ItemAttributes) for n in a.item}
+        out: dict[str, list[Value | None]] = {}
+        for name in names:  # item-level: one look-up per item, spread over its units
+            per_item = [a.item.get(name) if isinstance(a, ItemAttributes) else None for a in found]
+            out[name] = [per_item[j] for j in self.item]
+        for j, (b, _) in enumerate(self.keys):
+            a = found[self.item[j]]
+            if isinstance(a, ItemAttributes):
+                for name, v in a.branches[b].items():
+                    out.setdefault(name, [None] * len(self.keys))[j] = v
+        return out
 
 
 def _bins(values: Iterable[float]) -> list[float]:
@@ -147,99 +201,55 @@ def _cuts(values: Iterable[float]) -> list[float]:
     return [round(float(c), 1) for c in grid]
 
 
-@dataclass(frozen=True)
-class _Side:
-    name: str
-    """How the text names it ('angry', '< 8 s', 'the other labels')."""
-    members: frozenset[tuple[int, str]]
+Side = tuple[str, np.ndarray]
+"""(how the text names it — 'angry', '≥ 8 s', 'rest' —, the mask of its units)"""
 
 
-@dataclass(frozen=True)
-class _Split:
-    attribute: str
-    inside: _Side
-    outside: _Side
-    numeric: bool = False
-    cut: float | None = None
-
-
-def _splits(name: str, values: Mapping[tuple[int, str], Value]) -> tuple[list[_Side], list[_Split]]:
-    """(the table's strata, the tested splits) of one attribute."""
+def _splits(
+    name: str, values: Sequence[Value | None]
+) -> tuple[list[Side], list[tuple[Side, Side, float | None]]]:
+    """(the table's strata, the tested splits: inside, outside, cut) of one attribute."""
+    have = np.array([v is not None for v in values])
     if name in NUMERIC:
-        nums = {k: float(v) for k, v in values.items()}
-        cuts = _cuts(nums.values())
+        x = np.array([float(v) if v is not None else np.nan for v in values])
+        cuts = _cuts(x[have])
         if not cuts:
             return [], []
-        edges = [-math.inf, *_bins(nums.values()), math.inf]
-        bins = []
+        edges = [-math.inf, *_bins(x[have]), math.inf]
+        bins: list[Side] = []
         for lo, hi in zip(edges, edges[1:], strict=False):
             label = f"< {hi:g} s" if lo == -math.inf else f"≥ {lo:g} s" if hi == math.inf else (
                 f"{lo:g}–{hi:g} s")  # fmt: skip
-            bins.append(_Side(label, frozenset(k for k, v in nums.items() if lo <= v < hi)))
-        splits = [
-            _Split(
-                name,
-                _Side(f"≥ {c:g} s", frozenset(k for k, v in nums.items() if v >= c)),
-                _Side(f"< {c:g} s", frozenset(k for k, v in nums.items() if v < c)),
-                True,
-                c,
-            )
-            for c in cuts
+            bins.append((label, have & (x >= lo) & (x < hi)))
+        splits: list[tuple[Side, Side, float | None]] = [
+            ((f"≥ {c:g} s", have & (x >= c)), (f"< {c:g} s", have & (x < c)), c) for c in cuts
         ]
         return bins, splits
-    groups: dict[str, set[tuple[int, str]]] = defaultdict(set)
-    for k, v in values.items():
-        groups[str(v)].add(k)
-    if len(groups) < 2:
+    labels = np.array([str(v) if v is not None else "" for v in values], dtype=object)
+    names = sorted({str(v) for v in values if v is not None})
+    if len(names) < 2:
         return [], []
-    strata = [_Side(v, frozenset(m)) for v, m in sorted(groups.items())]
-    everything = frozenset(values)
+    strata = [(v, labels == v) for v in names]
     tested = strata if len(strata) > 2 else strata[:1]  # two values: one split says it all
-    return strata, [_Split(name, s, _Side("rest", everything - s.members)) for s in tested]
-
-
-def _per_item(
-    hits: Mapping[tuple[str, int, str], list[int]], probe: str, members: Iterable[tuple[int, str]]
-) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = {}
-    for branch, item in members:
-        h = hits.get((probe, branch, item))
-        if h is None:
-            continue
-        cell = out.setdefault(item, [0.0, 0.0])
-        cell[0] += h[1]
-        cell[1] += h[0]
-    return out
+    return strata, [((v, m), ("rest", have & ~m), None) for v, m in tested]
 
 
 def split_test(
-    a: Mapping[str, Sequence[float]], b: Mapping[str, Sequence[float]]
-) -> tuple[float, float]:
-    """(d, two-sided p) for accuracy on side a − side b: the cluster-robust z test of the
-    module docstring. Each side: item → (right, answered)."""
-    items = sorted(set(a) | set(b))
-    ka = np.array([a[i][0] if i in a else 0.0 for i in items])
-    na = np.array([a[i][1] if i in a else 0.0 for i in items])
-    kb = np.array([b[i][0] if i in b else 0.0 for i in items])
-    nb = np.array([b[i][1] if i in b else 0.0 for i in items])
+    ka: np.ndarray, na: np.ndarray, kb: np.ndarray, nb: np.ndarray
+) -> tuple[float, float, float]:
+    """(d, |z|, two-sided p) for accuracy on side a − side b: the cluster-robust z test of the
+    module docstring. Arguments: per item, right answers and answers on each side."""
+    keep = (na > 0) | (nb > 0)
+    ka, na, kb, nb = ka[keep], na[keep], kb[keep], nb[keep]
     pa, pb = ka.sum() / na.sum(), kb.sum() / nb.sum()
     d = float(pa - pb)
-    g = len(items)
+    g = int(keep.sum())
     resid = (ka - pa * na) / na.sum() - (kb - pb * nb) / nb.sum()
     var = float((resid**2).sum()) * g / max(g - 1, 1)
-    if var <= 1e-18:
-        return d, 0.0 if abs(d) > 1e-12 else 1.0
+    if var <= 1e-18:  # no spread on either side: a certain difference, or none
+        return (d, math.inf, 0.0) if abs(d) > 1e-12 else (d, 0.0, 1.0)
     z = abs(d) / math.sqrt(var)
-    return d, math.erfc(z / math.sqrt(2))
-
-
-def _z(p: float, d: float) -> float:
-    """|z| of a two-sided p (inf for a certain difference; 0 for none)."""
-    if p <= 0.0:
-        return math.inf if abs(d) > 1e-12 else 0.0
-    from scipy.special import erfcinv
-
-    return float(erfcinv(p) * math.sqrt(2))
+    return d, z, math.erfc(z / math.sqrt(2))
 
 
 def holm(p: Sequence[float]) -> list[float]:
@@ -254,38 +264,23 @@ def holm(p: Sequence[float]) -> list[float]:
     return adjusted
 
 
+SHORTCUT = "shortcut-like success"
 _GROUP_OF = {"111": "reliable", "110": "Potemkin", "010": "perception bottleneck",
              "100": "response-mapping bottleneck", "000": "full-stack failure"}  # fmt: skip
+GROUP_NAMES = (*_GROUP_OF.values(), SHORTCUT)
+STATE_CODES = tuple(f"{p}{o}{j}" for p in "01" for o in "01" for j in "01")
 
 
-def _states(tally: StrataTally, members: frozenset[tuple[int, str]]) -> dict[str, Any]:
-    """Order-consistent (P, O, J) group shares of a stratum's units (every cue)."""
-    counts: dict[str, int] = defaultdict(int)
-    total = 0
-    cues = {c for (_, c, _, _) in tally.units}
-    for cue in cues:
-        for branch, item in members:
-            got = [tally.units.get((p, cue, branch, item)) for p in "POJ"]
-            if any(g is None for g in got):
-                continue
-            state = "".join(str(int(g[0] == g[1])) for g in got if g is not None)
-            counts[_GROUP_OF.get(state, "shortcut-like success")] += 1
-            total += 1
-    return {
-        "units": total,
-        "shares": {k: v / total for k, v in sorted(counts.items())} if total else {},
-    }
-
-
-def _confusion(
-    tally: StrataTally, labels: Mapping[tuple[int, str], Value]
-) -> dict[str, dict[str, int]]:
+def _confusion(u: _Units, labels: Sequence[Value | None]) -> dict[str, dict[str, int]]:
     """P's gold label × the label it answered (single-choice P: a wrong parsed answer is the
     other branch's label), 'unanswered' for unparsed and refused."""
+    at = {key: j for j, key in enumerate(u.keys)}
     out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for (probe, branch, item), (n, k, wrong) in tally.hits.items():
-        mine, other = labels.get((branch, item)), labels.get((1 - branch, item))
-        if probe != "P" or mine is None or other is None:
+    for j, (b, i) in enumerate(u.keys):
+        o = at.get((1 - b, i))
+        mine, other = labels[j], labels[o] if o is not None else None
+        n, k, wrong = (int(a[j]) for a in (u.n["P"], u.k["P"], u.wrong["P"]))
+        if mine is None or other is None or not n:
             continue
         row = out[str(mine)]
         row[str(mine)] += k
@@ -296,76 +291,80 @@ def _confusion(
 
 
 def _records(tally: StrataTally, ctx: GroupContext, attrs: Mapping[str, Any]) -> list[Record]:
-    units = {(b, i) for (_, b, i) in tally.hits}
-    values = _unit_values(attrs, units)
-    sheet = Sheet(i for _, i in units)
-    asks: list[tuple[dict[str, Any], str, int]] = []
+    u = _Units(tally)
+    values = u.values(attrs)
+    sheet = Sheet(u.items)
+    asks: list[tuple[dict[str, Any], int]] = []
 
-    def ask_ratio(
-        target: dict[str, Any], key: str, probe: str, members: Iterable[tuple[int, str]]
-    ) -> None:
-        cells = _per_item(tally.hits, probe, members)
-        if not cells:
+    def ask(target: Record, key: str, probe: str, mask: np.ndarray) -> None:
+        k, n = u.sums(probe, mask)
+        if not n.any():
             return
-        num = sheet.column({i: c[0] for i, c in cells.items() if c[0]})
-        den = sheet.column({i: c[1] for i, c in cells.items()})
-        target[key] = {"n": int(sum(c[1] for c in cells.values())),
-                       "correct": int(sum(c[0] for c in cells.values()))}  # fmt: skip
-        asks.append((target[key], key, sheet.ratio(num, den)))
+        num = sheet.column({u.items[j]: k[j] for j in np.flatnonzero(k)})
+        den = sheet.column({u.items[j]: n[j] for j in np.flatnonzero(n)})
+        target[key] = {"n": int(n.sum()), "correct": int(k.sum())}
+        asks.append((target[key], sheet.ratio(num, den)))
 
     base = {"judge": ctx.judge, "task": ctx.task}
     out: list[Record] = []
-    tests: list[tuple[Record, float]] = []
+    tests: list[tuple[Record, float, np.ndarray, np.ndarray]] = []
     for name in [*ITEM_LEVEL, *UNIT_LEVEL]:
         if name not in values:
             continue
         strata, splits = _splits(name, values[name])
-        for s in strata:
+        for label, mask in strata:
+            units = int(u.states[mask].sum())
+            shares = u.states[mask].sum(axis=0) / units if units else None
             rec: Record = {
                 **base,
                 "kind": "stratum",
                 "attribute": name,
-                "stratum": s.name,
-                "items": len({i for _, i in s.members}),
-                "states": _states(tally, s.members),
-            }
-            for probe in PROBES:
-                ask_ratio(rec, probe, probe, s.members)
+                "stratum": label,
+                "items": int(np.unique(u.item[mask]).size),
+                "states": {"units": units, "shares": {} if shares is None else
+                           {g: float(v) for g, v in zip(GROUP_NAMES, shares, strict=True) if v}},
+            }  # fmt: skip
+            for probe in TESTED:
+                ask(rec, probe, probe, mask)
+            # O is the mapping from words: shown as a point share (one interval fewer per
+            # stratum keeps the scan cheap beside the summary).
+            k, n = u.sums("O", mask)
+            if n.any():
+                o = {"n": int(n.sum()), "correct": int(k.sum()), "rate": float(k.sum() / n.sum())}
+                rec["O"] = {**o, "items": int((n > 0).sum())}
             out.append(rec)
         if name == "label":
-            out.append({**base, "kind": "confusion", "attribute": name, "items": len(units),
-                        "confusion": _confusion(tally, values[name])})  # fmt: skip
-        for sp in splits:
+            out.append({**base, "kind": "confusion", "attribute": name, "items": len(u.items),
+                        "confusion": _confusion(u, values[name])})  # fmt: skip
+        for (inside, m_in), (outside, m_out), cut in splits:
             for probe in TESTED:
-                a = _per_item(tally.hits, probe, sp.inside.members)
-                b = _per_item(tally.hits, probe, sp.outside.members)
-                if (
-                    not a
-                    or not b
-                    or not sum(c[1] for c in a.values())
-                    or not sum(c[1] for c in b.values())
-                ):
+                ka, na = u.sums(probe, m_in)
+                kb, nb = u.sums(probe, m_out)
+                if not na.any() or not nb.any():
                     continue
-                d, p = split_test(a, b)
-                z = _z(p, d)
+                d, z, p = split_test(ka, na, kb, nb)
+                items_in, items_out = int((na > 0).sum()), int((nb > 0).sum())
+                enough = items_in >= MIN_ITEMS and items_out >= MIN_ITEMS
                 rec = {**base, "kind": "split", "attribute": name, "probe": probe,
-                       "stratum": sp.inside.name, "versus": sp.outside.name, "cut": sp.cut,
-                       "items": len(set(a) | set(b)), "items_in": len(a), "items_out": len(b),
-                       "delta": d, "z": z, "p_value": p}  # fmt: skip
-                enough = len(a) >= MIN_ITEMS and len(b) >= MIN_ITEMS
-                tests.append((rec, p if enough else 1.0))
-                rec["testable"] = enough
+                       "stratum": inside, "versus": outside, "cut": cut,
+                       "items": int(((na > 0) | (nb > 0)).sum()), "items_in": items_in,
+                       "items_out": items_out, "delta": d, "z": z, "p_value": p,
+                       "testable": enough,
+                       "inside": {"rate": float(ka.sum() / na.sum()), "n": int(na.sum())},
+                       "outside": {"rate": float(kb.sum() / nb.sum()),
+                                   "n": int(nb.sum())}}  # fmt: skip
+                tests.append((rec, p if enough else 1.0, m_in, m_out))
                 out.append(rec)
-                # Both sides' intervals, for the verdict's words.
-                ask_ratio(rec, "inside", probe, sp.inside.members)
-                ask_ratio(rec, "outside", probe, sp.outside.members)
-    adjusted = holm([p for _, p in tests])
-    for (rec, _), q in zip(tests, adjusted, strict=True):
+    adjusted = holm([p for _, p, _, _ in tests])
+    for (rec, _, m_in, m_out), q in zip(tests, adjusted, strict=True):
         rec["p_holm"] = q
         rec["tests"] = len(tests)
         rec["named"] = bool(rec["testable"] and q < ALPHA and abs(rec["delta"]) >= MIN_EFFECT)
-    estimates = sheet.evaluate(ctx.replicates, ctx.seed)
-    for target, _, handle in asks:
+        if rec["named"]:  # the verdict's words need both sides' intervals
+            ask(rec, "inside", rec["probe"], m_in)
+            ask(rec, "outside", rec["probe"], m_out)
+    estimates = sheet.evaluate(min(ctx.replicates, REPLICATES), ctx.seed)
+    for target, handle in asks:
         target.update(estimates[handle].as_dict())
     return out
 
@@ -403,6 +402,8 @@ def finding_text(r: Mapping[str, Any]) -> str:
         rest = "on the other labels"
     elif attr == "contrast":
         where, rest = f"on the {value} contrast", "on the other contrasts"
+    elif attr == "shift turn":
+        where, rest = f"when the mood shifts at {value}", "at the other turns"
     else:
         where, rest = f"on {attr} {value}", f"on the other {attr} values"
     if worse_inside:
@@ -416,14 +417,14 @@ def _explained(r: Mapping[str, Any]) -> float:
 
 
 def strata_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Behaviour]:
-    """The named splits, one behaviour per attribute and probe (its largest gap)."""
-    best: dict[tuple[str, str], Record] = {}
+    """The named splits the verdict says: per probe, the one that explains most (the
+    least-squares rule, across attributes). Attributes go together — in a positional set the
+    early-shift branch is also the angry one — so the others are consequences of the same gap
+    and stay in the report's table, marked named."""
+    best: dict[str, Record] = {}
     for r in records:
         if r.get("kind") == "split" and r.get("named"):
-            key = (r["attribute"], r["probe"])
-            # The cut (or value) that explains most: the least-squares changepoint (the
-            # largest d² · n_in · n_out / n, CART's split rule), so a step in skill at 8 s is
-            # named at 8 s, not at the neighbouring cut whose few coins came out worse.
+            key = r["probe"]
             if key not in best or _explained(r) > _explained(best[key]):
                 best[key] = r
     out = []
