@@ -35,7 +35,15 @@ from tests.stats.test_known_behaviour import _key, _wrong
 PLAN = PlanSpec(probes=("J", "P", "O"), protocols=("pointwise",), cues=("none",))
 PAIRS = [("angry", "sad"), ("happy", "sad"), ("angry", "neutral"), ("surprised", "neutral")]
 CALM = {"neutral": 0, "sad": 1, "happy": 2, "surprised": 3, "angry": 4}
-BEHAVIOURS = ("perfect", "contrast", "calmest", "first8", "fresh80?samples=5", "fixed80?samples=5")
+BEHAVIOURS = (
+    "perfect",
+    "contrast",
+    "calmest",
+    "sadprior",
+    "first8",
+    "fresh80?samples=5",
+    "fixed80?samples=5",
+)
 
 
 def _dataset(root: Path, tmp: Path) -> Path:
@@ -140,6 +148,13 @@ class StrataJudge(Judge):
             # Hears the angry/sad contrast only: a coin on every other item.
             single = inst.task == "single-turn-emotions"
             return gold if single and labels == {"angry", "sad"} else coin
+        if b == "sadprior":
+            # A label prior: answers "sad" whenever it is offered, whatever it hears (and its J
+            # follows that answer); hears every other contrast.
+            if inst.task != "single-turn-emotions" or "sad" not in labels:
+                return gold
+            mine = item.branches[inst.branch].emotions[0]
+            return gold if mine == "sad" else _wrong(gold)
         if b == "calmest":
             # Hears every negative emotion as the calmest option: angry is never heard; its
             # J follows what it heard.
@@ -245,3 +260,17 @@ def test_reask_noise_is_named_and_fixed_errors_are_not(summary: dict[str, Any]) 
     assert fixed and all(r["reask"]["rate"] == 0.0 for r in fixed)
     assert fresh and all(0.2 < r["reask"]["rate"] < 0.45 for r in fresh if r["probe"] != "P"
                          or r["task"] == "single-turn-emotions")  # fmt: skip
+
+
+def test_the_label_prior_is_named_and_its_confusion_shows_the_prior(
+    summary: dict[str, Any],
+) -> None:
+    found = _found(summary, "sadprior")
+    assert set(found) == {"single-turn-emotions"}, found
+    assert any(t.startswith("fails when the user is happy: P recall 0 % [0, 0]")
+               for t in found["single-turn-emotions"]), found  # fmt: skip
+    conf = next(r["confusion"] for r in summary["strata"] if r["judge"] == "strata:sadprior"
+                and r["kind"] == "confusion" and r["task"] == "single-turn-emotions")  # fmt: skip
+    assert conf["happy"] == {"happy": 0, "sad": 40}  # heard as sad every time
+    # 40 sad branches (two contrasts) × 2 orders, every one answered sad
+    assert conf["sad"]["sad"] == 80 and sum(conf["sad"].values()) == 80
