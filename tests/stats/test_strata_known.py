@@ -196,6 +196,8 @@ def summary(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     html = (out / "report.html").read_text()
     assert 'id="strata"' in html and "<details><summary>every stratum" in html
     assert (out / "tables" / "strata_splits.csv").is_file()
+    # The sampled judges' re-ask section, also collapsed, with its table.
+    assert 'id="reask"' in html and (out / "tables" / "reask.csv").is_file()
     raw: dict[str, Any] = json.loads((out / "summary.json").read_text())
     return raw
 
