@@ -151,8 +151,23 @@ def test_one_draw_beside_the_majority() -> None:
     records, found = _reask(fixed(0.8), 5)
     assert not found and records[0]["reask"]["rate"] == 0.0
     assert records[0]["single"]["rate"] == records[0]["majority"]["rate"]
-    records, found = _reask(fresh(0.5), 5)  # a coin: its majority is no better than a draw
-    assert not found and records[0]["reask"]["rate"] == pytest.approx(0.5, abs=0.04)
+    # A coin: its majority is no better than a draw, and its choice moves between branches
+    # as often as between two asks: deaf, though its plain audio sensitivity is 50 %.
+    records, found = _reask(fresh(0.5), 5)
+    assert records[0]["reask"]["rate"] == pytest.approx(0.5, abs=0.04)
+    assert [b.kind for b in found] == ["ignores the audio"]
+    assert found[0].text.startswith("ignores the audio beyond its own noise (its choice differs")
+
+
+def test_deaf_beyond_noise_over_a_family() -> None:
+    def kinds(judge: Draw, seed: int) -> list[str]:
+        return [b.kind for b in _reask(judge, 5, seed)[1]]
+
+    seeds = range(20)
+    # 100 items: the coin is caught in 16 of these 20 audits (the interval must clear 10 pts)
+    assert sum("ignores the audio" in kinds(fresh(0.5), s) for s in seeds) >= 15
+    for judge in (fresh(0.8), fresh(0.7), fixed(0.8), fixed(0.5)):
+        assert not any("ignores the audio" in kinds(judge, s) for s in seeds)
 
 
 def test_the_joined_sign_test_keeps_its_level_under_reask_noise() -> None:

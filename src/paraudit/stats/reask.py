@@ -25,6 +25,10 @@ verdict then says "one draw is right 80 % [..] of the time (majority of 5: 94 %)
 flip rates are read against the same `reask` (stats/invariance.py); the joined-clips comparison
 is a sign test on discordant units, which re-ask noise alone leaves symmetric (its level holds:
 tests/stats/test_reask.py).
+Rule (`ignores the audio`, sampled judges whose two asks differ ≥ 10 %): the 95 % interval of
+J's sensitivity − re-ask lies below `AUDIO_BEYOND_NOISE` (10 points): its choice moves between
+the branches no more than noise explains, which the plain audio sensitivity misses (a coin's
+is 50 %).
 
 What an unskilled judge scores: a coin re-asked differs from itself half the time and its one
 draw is as accurate as its majority (both ½); an always-R1 judge never differs (0), so a low
@@ -43,6 +47,8 @@ from paraudit.stats.model import Behaviour, Estimate
 from paraudit.stats.statrow import StatRow
 
 GAP = 0.05
+AUDIO_BEYOND_NOISE = 0.10
+"""'ignores the audio beyond its own noise' when sensitivity − re-ask is shown below this."""
 CUE_RANK = {"none": 0, "soft": 1, "transition": 2, "hard": 3}
 
 _Cell = dict[str, list[float]]
@@ -150,11 +156,23 @@ def reask_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Behav
     r = native(records)
     if r is None:
         return []
+    out = []
     d = r["majority_minus_single"]
-    if d.get("ci_low") is None or d["ci_low"] <= 0 or (d.get("rate") or 0.0) < GAP:
-        return []
-    return [Behaviour(kind="one draw less accurate", text=single_draw_text(r),
-                      evidence=_estimate(r["single"]), probes=["J"])]  # fmt: skip
+    if d.get("ci_low") is not None and d["ci_low"] > 0 and (d.get("rate") or 0.0) >= GAP:
+        out.append(Behaviour(kind="one draw less accurate", text=single_draw_text(r),
+                             evidence=_estimate(r["single"]), probes=["J"]))  # fmt: skip
+    beyond, noise = r.get("sensitivity_minus_reask"), r["reask"]
+    high = beyond.get("ci_high") if beyond else None
+    if beyond and high is not None and high < AUDIO_BEYOND_NOISE and (noise["rate"] or 0) >= 0.1:
+        # A choice that moves between the branches no more than between two asks of one
+        # branch follows the draw: a noisy deaf judge, which the plain audio sensitivity
+        # (high because of the noise) would not call deaf.
+        sens = r["sensitivity"]
+        out.append(Behaviour(kind="ignores the audio", evidence=_estimate(beyond), probes=["J"],
+                             text=f"ignores the audio beyond its own noise (its choice differs "
+                                  f"between branches {_pct(sens['rate'])} % of the time, two "
+                                  f"asks of one branch {_pct(noise['rate'])} %)"))  # fmt: skip
+    return out
 
 
 REASK = Analysis(

@@ -676,7 +676,8 @@ def _strata(
     for unit, tally in zip(units, tallies, strict=True):
         records = tally.records(ctx)
         out[unit.name] += records
-        found = unit.behaviours(records, ctx)
+        named = {b["kind"] for b in v["behaviours"]}
+        found = [b for b in unit.behaviours(records, ctx) if b.kind not in named]
         if found:
             v["behaviours"] = v["behaviours"] + [b.model_dump(mode="json") for b in found]
             v["text"] += f" {unit.title}: " + "; ".join(b.text for b in found) + "."
