@@ -25,6 +25,7 @@ import numpy as np
 from paraudit.stats.bootstrap import PairedCounts, bootstrap_diffs_loop
 from paraudit.stats.itemboot import Sheet
 from paraudit.stats.statrow import StatRow
+from paraudit.stats.strata_items import ItemAttributes
 from paraudit.stats.summary import summarize
 from paraudit.stats.summary_model import Summary
 
@@ -81,6 +82,26 @@ def synth_rows(items: int, seed: int = 0) -> list[StatRow]:
     return rows
 
 
+def synth_attributes(items: int, seed: int = 0) -> dict[tuple[str, str], ItemAttributes]:
+    """What a dataset says of each item (stats/strata.py): the subgroup scan runs on these."""
+    rng = np.random.default_rng(seed)
+    pairs = [("angry", "sad"), ("happy", "sad"), ("angry", "neutral"), ("surprised", "neutral")]
+    out = {}
+    for task in TASKS:
+        for i in range(items):
+            pair = pairs[i % 4]
+            shift = rng.uniform(2, 14, 2)
+            out[(task, f"i{i}")] = ItemAttributes(
+                {"contrast": "/".join(sorted(pair)), "voice": f"v{i % 3}", "turns": "5"},
+                tuple(  # type: ignore[arg-type]
+                    {"label": pair[b], "shift time": round(float(shift[b]), 2),
+                     "duration": round(float(shift[b]) + 3, 2)}
+                    for b in (0, 1)
+                ),
+            )  # fmt: skip
+    return out
+
+
 def count_pass(rows: list[StatRow]) -> dict[tuple[Any, ...], list[int]]:
     """Baseline: one pass counting correct answers per cell, no interval at all."""
     out: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
@@ -97,7 +118,8 @@ def main(items: int = 1000, replicates: int = 10_000) -> float:
     count_pass(rows)
     t_floor, c_floor = time.perf_counter() - t0, time.process_time() - c0
     t0, c0 = time.perf_counter(), time.process_time()
-    raw = summarize(rows, replicates=replicates)
+    # The subgroup scan on (its attributes come from the datasets).
+    raw = summarize(rows, replicates=replicates, attributes=synth_attributes(items))
     t1 = time.perf_counter()
     # The report reads the validated, typed summary: its validation is part of the cost.
     summary = Summary.of(raw)
@@ -125,6 +147,7 @@ def main(items: int = 1000, replicates: int = 10_000) -> float:
     print(
         f"rows: {len(rows):,} · judges × tasks: {len(JUDGES) * len(TASKS)} · items per task: "
         f"{items} · replicates: {replicates:,} · item-level intervals: {summary.intervals:,}"
+        f" · strata records: {len(summary.strata):,}"
     )
     print(
         f"full statistics (summarize + typed Summary): {full:.2f} s wall, {cpu:.2f} s CPU "

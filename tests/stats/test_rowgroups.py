@@ -33,9 +33,10 @@ def test_summary_from_groups_equals_summary_from_rows(tiny_dataset: Path, tmp_pa
     )
     assert by_groups == summarize(stat_rows(full), replicates=200, delivery=groups.delivery.cells())
     # The rows a group yields are the full rows' statistical fields.
-    # (`agreement` is derived from a sampled row's draws, `shape` from an unparsed row's reply:
-    # no such keys.)
-    keep = sorted((*(f for f in FIELDS if f not in ("agreement", "shape")), "judge", "task"))
+    # (`agreement`, `draw_hits`, `reask` are derived from a sampled row's draws, `shape` from an
+    # unparsed row's reply: none here, and no such key.)
+    derived = ("agreement", "shape", "draw_hits", "reask")
+    keep = sorted((*(f for f in FIELDS if f not in derived), "judge", "task"))
     assert sorted(repr([(k, getattr(r, k)) for k in keep]) for r in groups.rows()) == sorted(
         repr([(k, r[k]) for k in keep]) for r in full
     )

@@ -19,6 +19,7 @@ from paraudit.stats.analyses import ANALYSES
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
 from paraudit.stats.statrow import StatRow
+from paraudit.stats.strata import read_attributes
 from paraudit.stats.summary import SECTIONS, summarize_groups
 from paraudit.stats.summary_model import Summary
 
@@ -52,6 +53,7 @@ def write_report(
         replicates=replicates,
         seed=seed,
         delivery=groups.delivery.cells(),
+        attributes=read_attributes(run_dirs),
     )
     attach(raw, invariance_sections(groups.with_twins(), replicates=replicates, seed=seed))
     summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})

@@ -17,13 +17,17 @@ from __future__ import annotations
 
 from paraudit.stats.accounting import ACCOUNTING
 from paraudit.stats.analysis import Analysis
+from paraudit.stats.reask import REASK
 from paraudit.stats.side_units import DELIVERY, NULL_AUDIO, SELF_CONSISTENCY
+from paraudit.stats.strata import STRATA
 
 ANALYSES: tuple[Analysis, ...] = (
     ACCOUNTING,
     NULL_AUDIO,
     DELIVERY,
     SELF_CONSISTENCY,
+    STRATA,
+    REASK,
 )
 
 

@@ -46,6 +46,9 @@ class GroupContext:
     native_cue: str | None = None
     """The cue the verdict's native step reads (the least cued J pointwise that ran), when
     `behaviours` is called."""
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    """Item id → what the dataset says of it (stats/strata.py's ItemAttributes), read from the
+    dataset the run recorded: result rows do not carry item attributes."""
 
 
 class Tally(Protocol):

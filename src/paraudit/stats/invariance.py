@@ -25,6 +25,12 @@ Rules (tested by simulation over a family of judges in tests/stats/test_invarian
   deafness is the audio-sensitivity verdict's business. A random judge flips half the time on
   every change and is flagged, as it should be.
 - Neither flag below MIN_ITEMS (10) original items with twins of that change.
+- Re-ask noise: where the judge was sampled (`?samples=N`), the share of pairs of its draws
+  on one identical question that differ (`StatRow.reask`, stats/reask.py) is the flip rate
+  pure noise gives, and either flag then also needs the paired difference flip rate − re-ask
+  rate (on the items having both) to have its 95 % interval above 0: a judge whose answers
+  are fresh draws at 80 % "flips" 32 % on every change and on none. Without draws there is no
+  baseline (`reask` None) and the record says so; `?samples=2` gives one at twice the calls.
 - per-voice accuracy (fairness): pointwise J accuracy on each voice twin and, on the same
   items, on the original voice.
 """
@@ -70,6 +76,8 @@ class _Tally:
         self.voice: dict[str, dict[str, list[int]]] = defaultdict(
             lambda: defaultdict(lambda: [0, 0])
         )
+        # original item → [disagreeing draw pairs, draw pairs] of sampled answers (re-asks)
+        self.reask: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
 
     def add(self, r: Row) -> None:
         if not _j_pointwise(r) or r.status == "error":
@@ -77,6 +85,10 @@ class _Tally:
         pred = r.pred if r.status == "ok" and isinstance(r.pred, str) else None
         key: Key = (r.cue, r.order, branch_of(r))
         twin = split_twin(r.item_id)
+        if r.reask is not None:
+            noise = self.reask[twin[0] if twin else r.item_id]
+            noise[0] += r.reask[0]
+            noise[1] += r.reask[1]
         if twin is None:
             item, voice = r.item_id, ORIGINAL_VOICE
             self.orig[item][key] = pred
@@ -133,7 +145,10 @@ def _group(
     by_change: dict[str, list[str]] = defaultdict(list)
     for v in sorted(tally.twins):
         by_change[change_of(v)].append(v)
-    asked: list[tuple[str, tuple[str, ...], int, int, int, int]] = []
+    r_num = sheet.column({i: c[0] for i, c in tally.reask.items() if c[0]})
+    r_den = sheet.column({i: c[1] for i, c in tally.reask.items()})
+    reask = sheet.ratio(r_num, r_den) if tally.reask else None
+    asked: list[tuple[str, tuple[str, ...], int, int, int, int, int | None]] = []
     for change, variants in sorted(by_change.items()):
         for name, vs in [(change, variants)] + [(v, [v]) for v in variants if len(variants) > 1]:
             flips, pairs = _flips(tally, vs)
@@ -147,7 +162,17 @@ def _group(
             )
             n_pairs = int(sum(pairs.values()))
             n_flips = int(sum(flips.values()))
-            asked.append((name, tuple(vs), sheet.ratio(f_num, f_den), diff, n_pairs, n_flips))
+            beyond = None
+            if reask is not None:
+                paired = sheet.present(f_den) & sheet.present(r_den)
+                beyond = sheet.difference(
+                    (sheet.restricted(f_num, paired), sheet.restricted(f_den, paired)),
+                    (sheet.restricted(r_num, paired), sheet.restricted(r_den, paired)),
+                    int(paired.sum()),
+                )
+            asked.append(
+                (name, tuple(vs), sheet.ratio(f_num, f_den), diff, n_pairs, n_flips, beyond)
+            )
     voice_stats: list[tuple[str, int, int, int]] = []
     # The original voice on the items that have a voice twin only: QC drops some twins, and
     # accuracy on all originals against accuracy on the survivors would compare item sets.
@@ -167,9 +192,13 @@ def _group(
     est = sheet.evaluate(replicates, seed)
     sensitivity = est[sens]
     flips_out: list[dict[str, Any]] = []
-    for name, names, h_flip, h_diff, n_pairs, n_flips in asked:
+    noise = est[reask] if reask is not None else None
+    for name, names, h_flip, h_diff, n_pairs, n_flips, h_beyond in asked:
         f, d = est[h_flip], est[h_diff]
-        enough = f.items >= MIN_ITEMS
+        b = est[h_beyond] if h_beyond is not None else None
+        # Beyond the judge's own re-ask noise where it was measured (no baseline: as before).
+        above_noise = b is None or (b.low is not None and b.low > 0)
+        enough = f.items >= MIN_ITEMS and above_noise
         flips_on = enough and f.low is not None and f.low > FLIP_FLOOR
         # No sensitivity to compare with (no original answered in both branches) is no
         # evidence of discrimination either.
@@ -186,6 +215,8 @@ def _group(
                 "flip_rate": _est(f),
                 "sensitivity": _est(sensitivity),
                 "sensitivity_minus_flip": _est(d),
+                "reask": _est(noise) if noise is not None else None,
+                "flip_minus_reask": _est(b) if b is not None else None,
                 "flips": bool(flips_on),
                 "not_discriminating": bool(not_disc),
             }

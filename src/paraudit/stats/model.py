@@ -109,6 +109,8 @@ class Behaviour(BaseModel):
         "not discriminating",
         # Answer accounting (stats/accounting.py): refusals, unparsed replies, no-audio, errors
         "answers not given",
+        "fails in a subgroup",  # stats/strata.py
+        "one draw less accurate",  # stats/reask.py: ?samples=N, a draw vs the majority
     ]
     text: str
     evidence: Estimate | None = None

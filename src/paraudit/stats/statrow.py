@@ -53,6 +53,12 @@ class StatRow(NamedTuple):
     shape: str | None = None
     """Unparsed rows only: the reply's shape, its first characters with whitespace collapsed
     (`protocols.parsing.reply_shape`), so the verdict can name what the judge replied."""
+    draw_hits: tuple[int, int] | None = None
+    """`?samples=N`: (draws right, draws replied to) — one draw's accuracy (`draw_accuracy`)."""
+    reask: tuple[int, int] | None = None
+    """`?samples=N`: (pairs of answered draws that disagree, pairs of answered draws) — the
+    judge's own re-ask disagreement on identical audio (`reask_pairs`), the noise baseline
+    of every flip statistic (stats/reask.py)."""
 
 
 GROUP_FIELDS = ("judge", "task")
@@ -73,6 +79,30 @@ def draw_agreement(samples: Sequence[Mapping[str, Any]] | None) -> tuple[int, in
     return max(preds.count(p) for p in set(preds)), len(preds)
 
 
+def draw_accuracy(samples: Sequence[Mapping[str, Any]] | None) -> tuple[int, int] | None:
+    """(draws right, draws replied to) of a sampled row; failed calls are no reply, unparsed
+    and refused replies are wrong (strict, as every accuracy); None without draws."""
+    if not samples:
+        return None
+    replied = [s for s in samples if s["status"] != "error"]
+    if not replied:
+        return None
+    return sum(bool(s.get("correct")) for s in replied), len(replied)
+
+
+def reask_pairs(samples: Sequence[Mapping[str, Any]] | None) -> tuple[int, int] | None:
+    """(disagreeing pairs, pairs) among a sampled row's answered draws: the chance that two
+    asks of the identical prompt differ is disagreeing / pairs. None with under two answers."""
+    if not samples:
+        return None
+    preds = [json.dumps(s["pred"], sort_keys=True) for s in samples if s["status"] == "ok"]
+    n = len(preds)
+    if n < 2:
+        return None
+    agree = sum(c * (c - 1) // 2 for c in (preds.count(p) for p in set(preds)))
+    return n * (n - 1) // 2 - agree, n * (n - 1) // 2
+
+
 def _extra(row: ResultRow, name: str) -> Any:
     return (row.model_extra or {}).get(name)
 
@@ -80,6 +110,8 @@ def _extra(row: ResultRow, name: str) -> Any:
 _DERIVED: dict[str, Callable[[ResultRow], Any]] = {
     "agreement": lambda row: draw_agreement(_extra(row, "samples")),
     "shape": lambda row: reply_shape(row.raw) if row.status == "unparsed" else None,
+    "draw_hits": lambda row: draw_accuracy(_extra(row, "samples")),
+    "reask": lambda row: reask_pairs(_extra(row, "samples")),
 }
 """Fields computed from a row rather than read from it."""
 
@@ -108,4 +140,13 @@ def stat_row(row: ResultRow, judge: str | None = None) -> StatRow:
     return StatRow(judge or row.judge, row.task, *row_values(row))
 
 
-__all__ = ["FIELDS", "GROUP_FIELDS", "StatRow", "draw_agreement", "row_values", "stat_row"]
+__all__ = [
+    "FIELDS",
+    "GROUP_FIELDS",
+    "StatRow",
+    "draw_accuracy",
+    "draw_agreement",
+    "reask_pairs",
+    "row_values",
+    "stat_row",
+]

@@ -78,6 +78,7 @@ from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.model import Behaviour
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
+from paraudit.stats.strata import Attributes
 from paraudit.stats.units import (
     FIRST_LABELS,
     Row,
@@ -552,6 +553,7 @@ def summarize(
     rows: list[Row], *, replicates: int = DEFAULT_B, seed: int = 0,
     permutations: int = PERMUTATIONS,
     delivery: Mapping[tuple[str, str], DeliveryCell] | None = None,
+    attributes: Attributes | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Every statistic of the report (see the module docstring for the schema). `delivery`:
     the audio-delivery check per judge × task, from the calls' usage, which a StatRow does not
@@ -566,6 +568,7 @@ def summarize(
         seed=seed,
         permutations=permutations,
         delivery=delivery,
+        attributes=attributes,
     )
     with_twins = [(j, t, groups.get((j, t), []) + rs) for (j, t), rs in sorted(twins.items())]
     attach(raw, invariance_sections(with_twins, replicates=replicates, seed=seed))
@@ -579,6 +582,7 @@ def summarize_groups(
     seed: int = 0,
     permutations: int = PERMUTATIONS,
     delivery: Mapping[tuple[str, str], DeliveryCell] | None = None,
+    attributes: Attributes | None = None,
 ) -> dict[str, Any]:
     """summarize() over rows given per judge × task (each group's rows are iterated twice and
     may be rebuilt on each pass: stats/rowgroups.py keeps a million rows compact that way).
@@ -589,7 +593,7 @@ def summarize_groups(
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _summarize(groups, replicates, seed, permutations, delivery or {})
+        return _summarize(groups, replicates, seed, permutations, delivery or {}, attributes or {})
     finally:
         if paused:
             gc.enable()
@@ -605,6 +609,7 @@ def _unit_behaviours(
 def _summarize(
     groups: Iterable[tuple[str, str, Iterable[Row]]], replicates: int, seed: int,
     permutations: int, delivery: Mapping[tuple[str, str], DeliveryCell],
+    attributes: Attributes,
 ) -> dict[str, Any]:  # fmt: skip
     out: dict[str, Any] = {s: [] for s in SECTIONS}
     intervals = 0
@@ -636,9 +641,11 @@ def _summarize(
         by_position: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for rec in positions:
             by_position[rec["cue"]].append(rec)
+        mine = {i: a for (t, i), a in attributes.items() if t == task}
         ctx = GroupContext(judge=judge, task=task, items=len(g.sheet.items),
                            replicates=replicates, seed=seed, accuracy=acc,
-                           inputs={"delivery": delivery.get((judge, task))})  # fmt: skip
+                           inputs={"delivery": delivery.get((judge, task))},
+                           attributes=mine)  # fmt: skip
         sections = {name: t.records(ctx) for name, t in tallies.items()}
         evidence = Evidence(
             judge=judge,

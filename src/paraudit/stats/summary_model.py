@@ -300,6 +300,10 @@ class InvarianceFlip(_Cell):
     flips: bool
     """The 'flips on C changes' rule fired."""
     not_discriminating: bool
+    reask: Share | None = None
+    """The judge's own re-ask disagreement on identical audio (sampled judges only)."""
+    flip_minus_reask: Share | None = None
+    """Flip rate − re-ask rate, paired on items; either flag needs it above 0 where measured."""
 
 
 class VoiceAccuracy(_Cell):
@@ -405,6 +409,12 @@ class Summary(_Record):
     invariance: list[InvarianceFlip] = Field(default_factory=list)
     """Runs on an invariance set only (`build invariance`): flip rates per change."""
     invariance_voices: list[VoiceAccuracy] = Field(default_factory=list)
+    strata: list[dict[str, Any]] = Field(default_factory=list)
+    """The subgroup scan (stats/strata.py): per-stratum records, the P confusion matrix and
+    every tested split; runs whose dataset folder is readable only."""
+    reask: list[dict[str, Any]] = Field(default_factory=list)
+    """Re-ask noise of sampled judges (stats/reask.py): one draw vs the majority, the re-ask
+    disagreement, and J's audio sensitivity beyond it."""
 
     @classmethod
     def of(cls, raw: dict[str, Any]) -> Summary:
@@ -424,8 +434,12 @@ class Summary(_Record):
 
     def section(self, name: str) -> list[dict[str, Any]]:
         """One section's records as JSON dicts (the report's full_*.csv files)."""
-        records: list[BaseModel] = getattr(self, name)
-        return [r.model_dump(mode="json", exclude_unset=True) for r in records]
+        records: list[BaseModel | dict[str, Any]] = getattr(self, name)
+        # Sections typed as plain records (strata, reask) are already JSON dicts.
+        return [
+            r if isinstance(r, dict) else r.model_dump(mode="json", exclude_unset=True)
+            for r in records
+        ]
 
 
 def json_schema() -> dict[str, Any]:

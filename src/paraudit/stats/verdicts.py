@@ -497,7 +497,11 @@ def verdict(ev: Evidence) -> Verdict:
     rec = recoverable_step(ev, cue, native)
     cued = cue_step(ev, cue, native)
     comps = components(ev)
-    habits = behaviours(ev, cue) + ev.unit_behaviours
+    core = behaviours(ev, cue)
+    # A registered analysis may find what the core already named (the re-ask unit's "ignores
+    # the audio" beyond its own noise): said once.
+    named = {h.kind for h in core}
+    habits = core + [h for h in ev.unit_behaviours if h.kind not in named]
     diagnosis = _diagnosis(native, rec, cued, comps, habits, mostly is not None)
     here = next((c for c in comps if c.cue == cue), None)
     steps = [native.text, rec.text if rec.ran else "", cued.text if cued.ran else ""]
@@ -522,6 +526,9 @@ def verdict(ev: Evidence) -> Verdict:
                     missing=missing, states=ev.states.get(cue or ""))  # fmt: skip
     if mostly is not None:
         head = mostly_not_given_headline(*mostly)
+    draws = [h for h in habits if h.kind == "one draw less accurate"]
+    if draws:  # a majority's accuracy must not stand alone when one draw is less accurate
+        head += f" ({draws[0].text.split(' (')[0]})"
     lost = [h for h in habits if h.kind == "audio not delivered"]
     if lost:  # every figure above may rest on blind answers: the first line says so
         head += f" {lost[0].text[0].upper()}{lost[0].text[1:]}."
