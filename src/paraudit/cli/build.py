@@ -6,6 +6,7 @@ a source with an LLM, voice it, check the audio and write a dataset folder with 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,14 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from paraudit.bounds import not_regular
 from paraudit.builders.card import CARD_MD, write_card
 from paraudit.builders.pipeline import KINDS, BuildOptions, BuildResult, Reporter
 from paraudit.cli.build_checks import refuse_starter_options
-from paraudit.cli.common import console, fail, prepare_output, user_errors
+from paraudit.cli.common import console, fail, prepare_output, stoppable, user_errors
 from paraudit.cli.help import OUTPUT
 from paraudit.compose.starter import BuildReport, build_starter
+from paraudit.items.guard import OutputLock
 from paraudit.items.validate import errors_of, validate_dataset
 from paraudit.sources.tables import ColumnMap
 
@@ -76,10 +79,12 @@ def run_build(out: Path, limit: int | None, voice: Path | None, cache: Path | No
     return report
 
 
-def check_output(out: Path, force: bool) -> None:
+def check_output(out: Path, force: bool, inputs: Sequence[Path | None] = ()) -> None:
     """Refuse before any work: a file, or a non-empty folder without --force; even with
-    --force only an earlier dataset (dataset.json) is replaced."""
-    prepare_output(out, force=force, what="--out", marker="dataset.json")
+    --force only an earlier dataset (dataset.json) is replaced; never the build's own input
+    (`build invariance --from S --out S --force` replaced its source)."""
+    given = [p for p in inputs if p is not None]
+    prepare_output(out, force=force, what="--out", marker="dataset.json", inputs=given)
 
 
 class _Bars(Reporter):
@@ -355,69 +360,81 @@ def build(
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
     if what not in WHAT:
         raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
-    check_output(out, force)
-    if what == "invariance":
-        from paraudit.cli.build_invariance import run_invariance
-
-        run_invariance(from_, out, changes, limit, source)
-        _validate(out)
-        return
-    if what == "starter":
-        refuse_starter_options(
-            {"--source": source, "--preset": preset, "--map": mapping, "--llm": llm,
-             "--tts": tts, "--n": n, "--dry-run": dry_run, "--audio": audio,
-             "--audio-root": audio_root, "--pairs": pairs, "--ser": ser,
-             "--min-dnsmos": min_dnsmos, "--qc": qc},
-            {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
-        )  # fmt: skip
-        run_build(out, limit, voice, cache)
-        _validate(out)
-        return
-    if source is None:
-        raise fail(f"build {what} needs --source FILE")
-    if audio not in ("tts", "source"):
-        raise fail("--audio must be tts or source")
-    o = BuildOptions(
-        kind=what,
-        source=source,
-        out=out,
-        preset=preset,
-        mapping=ColumnMap.parse(mapping),
-        n=n,
-        limit=limit,
-        seed=seed,
-        audio=audio,
-        audio_root=audio_root,
-        response_tone=response_tone,
-        pairs=tuple(p.strip() for p in (pairs or "").split(",") if p.strip()),
-        concurrency=concurrency,
-        rate_balance=balance,
-        dnsmos=dnsmos,
+    check_output(out, force, [from_, source, audio_root])
+    for option, given in (("--source", source), ("--voice", voice)):
+        kind = None if given is None else not_regular(given)
+        if kind is not None:
+            # Read before any work would wait forever (a FIFO) or never end (/dev/zero).
+            raise fail(f"{option} {given} is {kind}; give a regular file")
+    # One build per --out at a time: two started together both "succeeded", the second
+    # silently replacing the first.
+    note = (
+        f"nothing was written to {out}; the renders and LLM replies made so far are cached "
+        f"({cache or 'in ~/.cache/paraudit'}): rerun the same command to resume"
     )
-    if llm is None:
-        raise fail("--llm SPEC is required (e.g. openai:gpt-4o or gemini:gemini-2.5-flash)")
-    # What the real build would refuse at once, a dry run refuses too.
-    from paraudit.compose.llm import LLMSpec
-    from paraudit.render.tts import parse_tts_spec
+    with OutputLock(out, "--out"), stoppable(note):
+        if what == "invariance":
+            from paraudit.cli.build_invariance import run_invariance
 
-    LLMSpec.parse(llm)
-    parse_tts_spec(tts)
-    if audio == "source" and audio_root is not None and not audio_root.is_dir():
-        raise fail(f"--audio-root {audio_root} is not a folder")
-    if max_tries < max_accepted:
-        raise fail("--max-tries must be at least --max-accepted")
-    if dry_run:
-        _dry_run(o, llm, tts, qc, max_accepted, max_tries)
-        return
-    voicing = {
-        "qc": qc,
-        "ser": ser,
-        "max_accepted": max_accepted,
-        "max_tries": max_tries,
-        "min_dnsmos_ovrl": min_dnsmos,
-    }
-    run_builder(o, llm, tts, cache, workers, voicing)
-    _validate(out)
+            run_invariance(from_, out, changes, limit, source)
+            _validate(out)
+            return
+        if what == "starter":
+            refuse_starter_options(
+                {"--source": source, "--preset": preset, "--map": mapping, "--llm": llm,
+                 "--tts": tts, "--n": n, "--dry-run": dry_run, "--audio": audio,
+                 "--audio-root": audio_root, "--pairs": pairs, "--ser": ser,
+                 "--min-dnsmos": min_dnsmos, "--qc": qc},
+                {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
+            )  # fmt: skip
+            run_build(out, limit, voice, cache)
+            _validate(out)
+            return
+        if source is None:
+            raise fail(f"build {what} needs --source FILE")
+        if audio not in ("tts", "source"):
+            raise fail("--audio must be tts or source")
+        o = BuildOptions(
+            kind=what,
+            source=source,
+            out=out,
+            preset=preset,
+            mapping=ColumnMap.parse(mapping),
+            n=n,
+            limit=limit,
+            seed=seed,
+            audio=audio,
+            audio_root=audio_root,
+            response_tone=response_tone,
+            pairs=tuple(p.strip() for p in (pairs or "").split(",") if p.strip()),
+            concurrency=concurrency,
+            rate_balance=balance,
+            dnsmos=dnsmos,
+        )
+        if llm is None:
+            raise fail("--llm SPEC is required (e.g. openai:gpt-4o or gemini:gemini-2.5-flash)")
+        # What the real build would refuse at once, a dry run refuses too.
+        from paraudit.compose.llm import LLMSpec
+        from paraudit.render.tts import parse_tts_spec
+
+        LLMSpec.parse(llm)
+        parse_tts_spec(tts)
+        if audio == "source" and audio_root is not None and not audio_root.is_dir():
+            raise fail(f"--audio-root {audio_root} is not a folder")
+        if max_tries < max_accepted:
+            raise fail("--max-tries must be at least --max-accepted")
+        if dry_run:
+            _dry_run(o, llm, tts, qc, max_accepted, max_tries)
+            return
+        voicing = {
+            "qc": qc,
+            "ser": ser,
+            "max_accepted": max_accepted,
+            "max_tries": max_tries,
+            "min_dnsmos_ovrl": min_dnsmos,
+        }
+        run_builder(o, llm, tts, cache, workers, voicing)
+        _validate(out)
 
 
 def run_builder(
