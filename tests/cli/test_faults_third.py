@@ -22,8 +22,6 @@ scaffold.json; two builds into one --out (the second refused while the first hol
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from pathlib import Path
 
 import pytest
