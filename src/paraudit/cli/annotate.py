@@ -213,6 +213,12 @@ def annotate_export(
     """Export human answers (with the answer key: keep the files away from annotators)."""
     if not (jsonl or csv or run):
         raise ParauditError("nothing to do: pass --jsonl, --csv and/or --run")
+    if not label.strip() or not label.isprintable():
+        # An empty label wrote rows with an empty judge: no report could name them.
+        raise ParauditError(
+            f"--label {label!r} is empty or unprintable; give the human rows a visible judge "
+            "name (default: human)"
+        )
     check_export_outputs(store, jsonl, csv, run, force)
     st = AnnotationStore.open(store)
     try:

@@ -453,6 +453,12 @@ def run_builder(
     spec = LLMSpec.parse(llm_spec)
     cache_dir = cache or default_cache_dir()
     voicer = make_voicer(tts_spec, cache_dir, workers, **(voicing or {}))
+    if not voicer.can_voice("assistant", o.response_tone):
+        # Checked before any LLM call: it once failed only after the composition was paid for.
+        raise fail(
+            f"--response-tone {o.response_tone!r}: the {tts_spec} voice has no such assistant "
+            "tone (the default is neutral)"
+        )
     store = CompletionCache(cache_dir / "compose.sqlite")
     llm = ComposerLLM(spec, store)
     card: dict[str, Any] = {}
