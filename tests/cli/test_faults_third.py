@@ -175,7 +175,254 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def _deep_file(t: Path, name: str, text: str) -> Path:
+    (t / name).write_text(text)
+    return t / name
+
+
+URL = "openai:m@http://127.0.0.1:9/v1"  # nothing listens on port 9: a refused spec sends nothing
+
+# The fresh pass (issue 30, new attempts beyond the issue's list), one row each.
+FRESH = [
+    Case(
+        "report-out-is-its-run",
+        lambda t: ["report", str(_run_folder(t)), "--out", str(t / "run")],
+        "is the command's own input",
+    ),
+    Case(
+        "run-out-inside-another-run",
+        lambda t: [
+            "run",
+            str(_ds(t, "o")),
+            "--judge",
+            "builtin:first",
+            "--out",
+            str(_run_folder(t) / "sub"),
+        ],  # fmt: skip
+        "is inside the run folder",
+    ),
+    Case(
+        "build-out-in-dataset-audio",
+        lambda t: ["build", "starter", "--out", str(_ds(t) / "audio" / "x")],
+        "is inside the dataset",
+    ),
+    Case(
+        "export-jsonl-into-dataset",
+        lambda t: ["annotate-export", str(t / "s.sqlite"), "--jsonl", str(_ds(t) / "a.jsonl")],
+        "is inside the dataset",
+    ),
+    Case(
+        "compare-out-calls-sqlite",
+        lambda t: [
+            "compare",
+            str(_compare_run(t / "a")),
+            str(_compare_run(t / "b")),
+            "--out",
+            str(t / "a" / "run" / "calls.sqlite"),
+            "--force",
+        ],  # fmt: skip
+        "is inside the run folder",
+    ),
+    Case(
+        "demo-out-in-dataset-audio",
+        lambda t: ["demo", "--out", str(_ds(t) / "audio" / "d")],
+        "is inside the dataset",
+    ),
+    Case(
+        "build-voice-dev-zero",
+        lambda t: ["build", "starter", "--out", str(t / "x"), "--voice", "/dev/zero"],
+        "is a device",
+    ),
+    Case(
+        "spec-cookie",
+        lambda t: ["run", str(_ds(t)), "--judge", f"{URL}?Cookie=abcdef", "--out", str(t / "r")],
+        "carries a secret (Cookie=…)",
+        code=2,
+    ),
+    Case(
+        "spec-client-secret",
+        lambda t: [
+            "run",
+            str(_ds(t)),
+            "--judge",
+            f"{URL}?client_secret=abcdef",
+            "--out",
+            str(t / "r"),
+        ],  # fmt: skip
+        "carries a secret (client_secret=…)",
+        code=2,
+    ),
+    Case(
+        "spec-github-token-value",
+        lambda t: [
+            "run",
+            str(_ds(t)),
+            "--judge",
+            f"{URL}?x=ghp_{'a' * 36}",
+            "--out",
+            str(t / "r"),
+        ],  # fmt: skip
+        "carries a secret (x=…)",
+        code=2,
+    ),
+    Case(
+        "spec-user-only",
+        lambda t: [
+            "run",
+            str(_ds(t)),
+            "--judge",
+            "openai:m@http://user@127.0.0.1:9/v1",
+            "--out",
+            str(t / "r"),
+        ],  # fmt: skip
+        "user name or password",
+        code=2,
+    ),
+    Case(
+        "llm-spec-user-info",
+        lambda t: [
+            "build",
+            "single-turn",
+            "--source",
+            str(_deep_file(t, "s.jsonl", "{}\n")),
+            "--out",
+            str(t / "x"),
+            "--llm",
+            "openai:m@http://u:p@127.0.0.1:9/v1",
+        ],  # fmt: skip
+        "generator spec 'openai:m@http://…@127.0.0.1:9/v1' carries a user name",
+        code=2,
+    ),
+    Case(
+        "tts-spec-api-key",
+        lambda t: [
+            "build",
+            "single-turn",
+            "--source",
+            str(_deep_file(t, "s.jsonl", "{}\n")),
+            "--out",
+            str(t / "x"),
+            "--llm",
+            URL,
+            "--tts",
+            "openai@http://127.0.0.1:9/v1?api_key=zz",
+        ],  # fmt: skip
+        "carries a secret (api_key=…)",
+        code=2,
+    ),
+    Case(
+        "run-rpm-0.05",
+        lambda t: [
+            "run",
+            str(_ds(t)),
+            "--judge",
+            "builtin:first",
+            "--out",
+            str(t / "r"),
+            "--rpm",
+            "0.05",
+        ],  # fmt: skip
+        "--rpm 0.05 would space calls 1.2e+03 s apart",
+    ),
+    Case(
+        "spec-tpm-half",
+        lambda t: ["run", str(_ds(t)), "--judge", "builtin:first?tpm=0.5", "--out", str(t / "r")],
+        "tpm='0.5' is below 1",
+        code=2,
+    ),
+    Case(
+        "report-seed-2-40",
+        lambda t: ["report", str(_run_folder(t)), "--out", str(t / "rep"), "--seed", str(2**40)],
+        "--seed 1099511627776: give a whole number",
+    ),
+    Case(
+        "spec-max-tokens-arabic-digit",
+        lambda t: [
+            "run",
+            str(_ds(t)),
+            "--judge",
+            f"{URL}?max_tokens=\u0665",
+            "--out",
+            str(t / "r"),
+        ],  # fmt: skip
+        "must be written with ASCII digits",
+        code=2,
+    ),
+    Case(
+        "spec-top-p-inf",
+        lambda t: ["run", str(_ds(t)), "--judge", f"{URL}?top_p=inf", "--out", str(t / "r")],
+        "top_p='inf' must be a finite number",
+        code=2,
+    ),
+    Case(
+        "results-deep-json",
+        lambda t: ["report", str(_deep_results(t)), "--out", str(t / "rep")],
+        "not a result row",
+    ),
+    Case(
+        "source-deep-json",
+        lambda t: [
+            "build",
+            "single-turn",
+            "--source",
+            str(_deep_file(t, "s.jsonl", '{"a": ' + DEEP + "}\n")),
+            "--out",
+            str(t / "x"),
+            "--llm",
+            URL,
+            "--dry-run",
+        ],  # fmt: skip
+        "nested too deeply to be a record",
+    ),
+    Case(
+        "prices-deep-json",
+        lambda t: [
+            "run",
+            str(_ds(t)),
+            "--judge",
+            "builtin:first",
+            "--out",
+            str(t / "r"),
+            "--prices",
+            str(_deep_file(t, "p.json", DEEP)),
+            "--dry-run",
+        ],  # fmt: skip
+        "not a price table",
+    ),
+    Case(
+        "items-line-9-mib",
+        lambda t: ["validate", str(_long_line(t))],
+        "line longer than 8 MiB",
+    ),
+    Case(
+        "export-label-newline",
+        lambda t: [
+            "annotate-export",
+            str(t / "s.sqlite"),
+            "--run",
+            str(t / "h"),
+            "--label",
+            "a\nb",
+        ],
+        "is empty or unprintable",
+    ),
+]
+
+
+def _deep_results(t: Path) -> Path:
+    run = _run_folder(t)
+    (run / "results.jsonl").write_text('{"a": ' + DEEP + "}\n")
+    return run
+
+
+def _long_line(t: Path) -> Path:
+    ds = _ds(t)
+    items = ds / "items.jsonl"
+    items.write_text(items.read_text() + '{"id": "' + "x" * (9 * 2**20) + '"}\n')
+    return ds
+
+
+@pytest.mark.parametrize("case", CASES + FRESH, ids=[c.id for c in CASES + FRESH])
 def test_fault(case: Case, tmp_path: Path) -> None:
     args = case.setup(tmp_path)
     before = _snapshot(tmp_path)

@@ -51,7 +51,7 @@ def load_prices(path: Path | None) -> dict[str, Price]:
         raw: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         for key, value in raw.items():
             prices[key] = Price(**value)
-    except (OSError, ValueError, TypeError) as e:
+    except (OSError, ValueError, TypeError, RecursionError) as e:
         raise ParauditError(
             f"{path}: not a price table ({e}); expected "
             '{"openai:MODEL": {"text_in": …, "audio_in": …, "out": …, "audio_tokens_per_s": …}}'
