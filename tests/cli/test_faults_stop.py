@@ -84,3 +84,56 @@ def test_build_starter_stops_at_once_and_leaves_no_worker(how: str, tmp_path: Pa
     assert lines[-1].startswith("interrupted: nothing was written to"), shown
     assert "rerun the same command to resume" in lines[-1] and "Traceback" not in shown, shown
     assert not out.exists() and not list(tmp_path.glob(".out*")), "half-written output left"
+
+
+@pytest.mark.parametrize("how", ["sigint-group", "sigterm"])
+def test_annotate_stops_at_once_with_a_request_left_open(how: str, tmp_path: Path) -> None:
+    """The listening test with a browser's connection still open (a request never finished):
+    Ctrl-C or SIGTERM stops it within 2 s, exit 130, one line naming the store to resume."""
+    pytest.importorskip("uvicorn", reason="the 'annotate' extra is not installed")
+    import socket
+
+    from paraudit.annotate.serve import free_port
+    from tests.conftest import make_dataset
+
+    make_dataset(tmp_path / "ds", tmp_path / "src", positional=True)
+    port = free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    store = tmp_path / "s.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paraudit.cli.main", "annotate", str(tmp_path / "ds"), "--store",
+         str(store), "--annotators", "a", "--per-annotator", "2", "--overlap", "1",
+         "--repeats", "0", "--catch", "0", "--port", str(port)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                conn = socket.create_connection(("127.0.0.1", port), timeout=1)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "never listened"
+                time.sleep(0.2)
+        with conn:
+            conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
+            time.sleep(0.5)
+            t0 = time.monotonic()
+            if how == "sigint-group":
+                os.killpg(proc.pid, signal.SIGINT)
+            else:
+                proc.send_signal(signal.SIGTERM)
+            text, _ = proc.communicate(timeout=30)
+            took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    shown = text.decode()
+    assert proc.returncode == 130 and took < 2.0, (proc.returncode, took, shown)
+    last = [line for line in shown.splitlines() if line.strip()][-1]
+    assert last.startswith("interrupted: every answer is saved in"), shown
+    assert "rerun the same command to resume" in " ".join(shown.split())

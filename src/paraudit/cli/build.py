@@ -7,6 +7,7 @@ a source with an LLM, voice it, check the audio and write a dataset folder with 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -372,7 +373,8 @@ def build(
         f"nothing was written to {out}; the renders and LLM replies made so far are cached "
         f"({cache or 'in ~/.cache/paraudit'}): rerun the same command to resume"
     )
-    with OutputLock(out, "--out"), stoppable(note):
+    # A dry run writes nothing, so it takes no lock (and makes no folder for one).
+    with nullcontext() if dry_run else OutputLock(out, "--out"), stoppable(note):
         if what == "invariance":
             from paraudit.cli.build_invariance import run_invariance
 
