@@ -6,8 +6,8 @@ a source with an LLM, voice it, check the audio and write a dataset folder with 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import nullcontext
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,19 @@ def check_output(out: Path, force: bool, inputs: Sequence[Path | None] = ()) -> 
     (`build invariance --from S --out S --force` replaced its source)."""
     given = [p for p in inputs if p is not None]
     prepare_output(out, force=force, what="--out", marker="dataset.json", inputs=given)
+
+
+@contextmanager
+def writing(out: Path, cache: Path | None) -> Iterator[None]:
+    """A build's work: one build per --out at a time (two started together both "succeeded",
+    the second silently replacing the first), and a Ctrl-C or SIGTERM that stops it at once
+    with the line saying what was kept."""
+    note = (
+        f"nothing was written to {out}; the renders and LLM replies made so far are cached "
+        f"({cache or 'in ~/.cache/paraudit'}): rerun the same command to resume"
+    )
+    with OutputLock(out, "--out"), stoppable(note):
+        yield
 
 
 class _Bars(Reporter):
@@ -367,76 +380,71 @@ def build(
         if kind is not None:
             # Read before any work would wait forever (a FIFO) or never end (/dev/zero).
             raise fail(f"{option} {given} is {kind}; give a regular file")
-    # One build per --out at a time: two started together both "succeeded", the second
-    # silently replacing the first.
-    note = (
-        f"nothing was written to {out}; the renders and LLM replies made so far are cached "
-        f"({cache or 'in ~/.cache/paraudit'}): rerun the same command to resume"
-    )
-    # A dry run writes nothing, so it takes no lock (and makes no folder for one).
-    with nullcontext() if dry_run else OutputLock(out, "--out"), stoppable(note):
-        if what == "invariance":
-            from paraudit.cli.build_invariance import run_invariance
+    if what == "invariance":
+        from paraudit.cli.build_invariance import run_invariance
 
+        with writing(out, cache):
             run_invariance(from_, out, changes, limit, source)
-            _validate(out)
-            return
-        if what == "starter":
-            refuse_starter_options(
-                {"--source": source, "--preset": preset, "--map": mapping, "--llm": llm,
-                 "--tts": tts, "--n": n, "--dry-run": dry_run, "--audio": audio,
-                 "--audio-root": audio_root, "--pairs": pairs, "--ser": ser,
-                 "--min-dnsmos": min_dnsmos, "--qc": qc},
-                {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
-            )  # fmt: skip
-            run_build(out, limit, voice, cache)
-            _validate(out)
-            return
-        if source is None:
-            raise fail(f"build {what} needs --source FILE")
-        if audio not in ("tts", "source"):
-            raise fail("--audio must be tts or source")
-        o = BuildOptions(
-            kind=what,
-            source=source,
-            out=out,
-            preset=preset,
-            mapping=ColumnMap.parse(mapping),
-            n=n,
-            limit=limit,
-            seed=seed,
-            audio=audio,
-            audio_root=audio_root,
-            response_tone=response_tone,
-            pairs=tuple(p.strip() for p in (pairs or "").split(",") if p.strip()),
-            concurrency=concurrency,
-            rate_balance=balance,
-            dnsmos=dnsmos,
-        )
-        if llm is None:
-            raise fail("--llm SPEC is required (e.g. openai:gpt-4o or gemini:gemini-2.5-flash)")
-        # What the real build would refuse at once, a dry run refuses too.
-        from paraudit.compose.llm import LLMSpec
-        from paraudit.render.tts import parse_tts_spec
-
-        LLMSpec.parse(llm)
-        parse_tts_spec(tts)
-        if audio == "source" and audio_root is not None and not audio_root.is_dir():
-            raise fail(f"--audio-root {audio_root} is not a folder")
-        if max_tries < max_accepted:
-            raise fail("--max-tries must be at least --max-accepted")
-        if dry_run:
-            _dry_run(o, llm, tts, qc, max_accepted, max_tries)
-            return
-        voicing = {
-            "qc": qc,
-            "ser": ser,
-            "max_accepted": max_accepted,
-            "max_tries": max_tries,
-            "min_dnsmos_ovrl": min_dnsmos,
-        }
-        run_builder(o, llm, tts, cache, workers, voicing)
         _validate(out)
+        return
+    if what == "starter":
+        refuse_starter_options(
+            {"--source": source, "--preset": preset, "--map": mapping, "--llm": llm,
+             "--tts": tts, "--n": n, "--dry-run": dry_run, "--audio": audio,
+             "--audio-root": audio_root, "--pairs": pairs, "--ser": ser,
+             "--min-dnsmos": min_dnsmos, "--qc": qc},
+            {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
+        )  # fmt: skip
+        with writing(out, cache):
+            run_build(out, limit, voice, cache)
+        _validate(out)
+        return
+    if source is None:
+        raise fail(f"build {what} needs --source FILE")
+    if audio not in ("tts", "source"):
+        raise fail("--audio must be tts or source")
+    o = BuildOptions(
+        kind=what,
+        source=source,
+        out=out,
+        preset=preset,
+        mapping=ColumnMap.parse(mapping),
+        n=n,
+        limit=limit,
+        seed=seed,
+        audio=audio,
+        audio_root=audio_root,
+        response_tone=response_tone,
+        pairs=tuple(p.strip() for p in (pairs or "").split(",") if p.strip()),
+        concurrency=concurrency,
+        rate_balance=balance,
+        dnsmos=dnsmos,
+    )
+    if llm is None:
+        raise fail("--llm SPEC is required (e.g. openai:gpt-4o or gemini:gemini-2.5-flash)")
+    # What the real build would refuse at once, a dry run refuses too.
+    from paraudit.compose.llm import LLMSpec
+    from paraudit.render.tts import parse_tts_spec
+
+    LLMSpec.parse(llm)
+    parse_tts_spec(tts)
+    if audio == "source" and audio_root is not None and not audio_root.is_dir():
+        raise fail(f"--audio-root {audio_root} is not a folder")
+    if max_tries < max_accepted:
+        raise fail("--max-tries must be at least --max-accepted")
+    if dry_run:
+        _dry_run(o, llm, tts, qc, max_accepted, max_tries)
+        return
+    voicing = {
+        "qc": qc,
+        "ser": ser,
+        "max_accepted": max_accepted,
+        "max_tries": max_tries,
+        "min_dnsmos_ovrl": min_dnsmos,
+    }
+    with writing(out, cache):
+        run_builder(o, llm, tts, cache, workers, voicing)
+    _validate(out)
 
 
 def run_builder(

@@ -90,29 +90,27 @@ def demo(
 ) -> None:
     """The offline demo audit: starter set × four built-in judges × every probe and cue (and
     builtin:prosody again with its clips joined), ending with the diagnostic report."""
-    note = (
-        f"what is finished is kept (renders in the cache, {out / 'starter'} once built, the "
-        f"answers in {out / 'run'}); rerun the same command to resume"
-    )
     dataset = out / "starter"
-    reuse = check_demo_folder(out, cache, force)
-    with OutputLock(out, "--out"), stoppable(note):
-        if reuse:
-            console.print(f"reusing {escape(str(dataset))}", highlight=False)
-        else:
+    if check_demo_folder(out, cache, force):
+        console.print(f"reusing {escape(str(dataset))}", highlight=False)
+    else:
+        # One demo per --out; Ctrl-C or SIGTERM stops the render workers at once (the run
+        # after it has its own lock and resumes from its calls).
+        note = f"nothing was written to {dataset}; renders made so far are cached: rerun to resume"
+        with OutputLock(out, "--out"), stoppable(note):
             run_build(dataset, None, None, cache)
-        plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
-        judges = [*DEMO_JUDGES, JOINED_JUDGE]
-        outcome = execute(RunConfig(dataset, judges, out / "run", plan, concurrency=16))
-        if table:
-            print_summary(outcome.table)
-        runs = [out / "run"]
-        if annotators:  # a simulated "human" row through the real listening-test app
-            from paraudit.annotate.simulate import demo_humans
+    plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
+    judges = [*DEMO_JUDGES, JOINED_JUDGE]
+    outcome = execute(RunConfig(dataset, judges, out / "run", plan, concurrency=16))
+    if table:
+        print_summary(outcome.table)
+    runs = [out / "run"]
+    if annotators:  # a simulated "human" row through the real listening-test app
+        from paraudit.annotate.simulate import demo_humans
 
-            runs.append(demo_humans(dataset, out, annotators))
-        report = write_report(runs, out / "report")
-        print_verdicts(out / "report")
-        print_null_audio(out / "report")
-        print_joined(out / "report")
-        print_report_path(report)
+        runs.append(demo_humans(dataset, out, annotators))
+    report = write_report(runs, out / "report")
+    print_verdicts(out / "report")
+    print_null_audio(out / "report")
+    print_joined(out / "report")
+    print_report_path(report)
