@@ -22,6 +22,7 @@ scaffold.json; two builds into one --out (the second refused while the first hol
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -390,6 +391,21 @@ FRESH = [
         "not a price table",
     ),
     Case(
+        "prices-fifo",
+        lambda t: [
+            "run",
+            str(_ds(t)),
+            "--judge",
+            "builtin:first",
+            "--out",
+            str(t / "r"),
+            "--prices",
+            str(_fifo(t)),
+            "--dry-run",
+        ],  # fmt: skip
+        "is a FIFO (named pipe); give a regular JSON file",
+    ),
+    Case(
         "items-line-9-mib",
         lambda t: ["validate", str(_long_line(t))],
         "line longer than 8 MiB",
@@ -407,6 +423,11 @@ FRESH = [
         "is empty or unprintable",
     ),
 ]
+
+
+def _fifo(t: Path, name: str = "p.json") -> Path:
+    os.mkfifo(t / name)
+    return t / name
 
 
 def _deep_results(t: Path) -> Path:

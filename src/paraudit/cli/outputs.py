@@ -18,7 +18,7 @@ from pathlib import Path
 
 from paraudit.errors import ParauditError
 from paraudit.items.guard import enclosing_dataset as enclosing_dataset
-from paraudit.items.guard import enclosing_run, guard_output
+from paraudit.items.guard import enclosing_run, guard_output, recheck
 from paraudit.permissions import follow_umask
 
 MARKER_KEY = "paraudit_output"
@@ -143,6 +143,7 @@ def write_output_file(path: Path, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         follow_umask(tmp)
+        recheck(path, "the output")  # a dataset or run folder made around it meanwhile
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
