@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from paraudit.items.guard import OutputLock
+from tests.builders.fakes import write_emocf
 from tests.cli.test_faults import (
     Case,
     Listener,
@@ -404,6 +405,40 @@ FRESH = [
             "--dry-run",
         ],  # fmt: skip
         "is a FIFO (named pipe); give a regular JSON file",
+    ),
+    Case(
+        "build-min-dnsmos-nan",
+        lambda t: [
+            "build",
+            "single-turn",
+            "--source",
+            str(write_emocf(t / "e.jsonl")),
+            "--out",
+            str(t / "x"),
+            "--llm",
+            URL,
+            "--min-dnsmos",
+            "nan",
+            "--dry-run",
+        ],  # fmt: skip
+        "--min-dnsmos nan: DNSMOS OVRL scores run from 1 to 5",
+    ),
+    Case(
+        "build-max-tries-huge",
+        lambda t: [
+            "build",
+            "single-turn",
+            "--source",
+            str(write_emocf(t / "e.jsonl")),
+            "--out",
+            str(t / "x"),
+            "--llm",
+            URL,
+            "--max-tries",
+            "1000000000",
+            "--dry-run",
+        ],  # fmt: skip
+        "--max-tries 1000000000: give 1–100",
     ),
     Case(
         "items-line-9-mib",

@@ -6,6 +6,7 @@ a source with an LLM, voice it, check the audio and write a dataset folder with 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,6 +42,8 @@ WHAT_TO_BUILD = "What to build"
 MAKING = "How to compose and voice"
 CHECKS = "Quality checks"
 
+MAX_TRIES = 100
+"""Renderings tried per turn at most (the default is 10): beyond it a build never ends."""
 WHAT = ("starter", *KINDS, "invariance")
 
 
@@ -432,6 +435,11 @@ def build(
         raise fail(f"--audio-root {audio_root} is not a folder")
     if max_tries < max_accepted:
         raise fail("--max-tries must be at least --max-accepted")
+    if max_tries > MAX_TRIES:
+        # Each try is a TTS rendering (a paid call for hosted voices) of one turn.
+        raise fail(f"--max-tries {max_tries}: give 1–{MAX_TRIES} renderings per turn")
+    if min_dnsmos is not None and not (math.isfinite(min_dnsmos) and 1 <= min_dnsmos <= 5):
+        raise fail(f"--min-dnsmos {min_dnsmos:g}: DNSMOS OVRL scores run from 1 to 5; give one")
     if dry_run:
         _dry_run(o, llm, tts, qc, max_accepted, max_tries)
         return
