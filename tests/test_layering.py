@@ -24,7 +24,8 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 # cycle between packages) and any package of a lower layer; never a higher one. "paraudit" is
 # the top-level package itself (its __init__: the version string).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("paraudit", "errors", "versions", "permissions", "specs", "providers", "waits", "pools"),
+    ("paraudit", "errors", "versions", "permissions", "specs", "providers", "waits", "pools")
+    + ("bounds",),
     ("items", "runfolder", "audio", "dimensions"),
     ("qc", "sources", "protocols", "stats"),
     ("render", "judges", "report", "annotate", "compose", "publish"),

@@ -21,7 +21,52 @@ from urllib.parse import unquote_plus, urlsplit
 from paraudit.errors import ParauditError
 
 SECRET_OPTIONS = frozenset({"api_key", "apikey", "key", "token", "secret", "password"})
-"""Option names that would put a credential into run.json, rows, caches and labels."""
+"""Option names that would put a credential into run.json, rows, caches and labels (kept for
+callers that list them; the check itself is `is_secret_option`, by pattern)."""
+
+# A credential hides under many names (`access_token`, `x-api-key`, `Authorization`,
+# `client_secret`), so names are matched by their parts, not looked up in a list. The
+# exceptions are counts (`max_tokens`: "tokens", plural) and `key_env`, which names the
+# variable that holds the key, never the key.
+_SECRET_PARTS = re.compile(
+    r"(?i)(^|[_.-])(key|token|secret|password|passwd|pwd|auth|authorization|bearer|credentials?"
+    r"|cookie|session|signature|sig)([_.-]|$)"
+)
+_SECRET_WORDS = re.compile(r"(?i)apikey|api_key|api-key|secret|password|authori[sz]ation|bearer")
+_NOT_SECRET = frozenset({"key_env"})
+# Counts and limits (`max_tokens`, its typo `max_token`, `token_limit`) are numbers, not keys.
+_COUNT_NAME = re.compile(r"(?i)^(max|min|num|n)[_.-]|[_.-](count|limit|len|size)$")
+# Values that are credentials whatever the option is called: a bearer token, or the shapes
+# providers give keys (OpenAI `sk-…`, Google `AIza…`, GitHub/HF tokens, JWTs). Narrow on
+# purpose: replies are redacted with it too, and ordinary words must survive.
+SECRET_VALUE = re.compile(
+    r"\b[Bb]earer\s+[A-Za-z0-9._~+/=-]{8,}|\bsk-[A-Za-z0-9_-]{8,}|\bAIza[0-9A-Za-z_-]{20,}"
+    r"|\b(ghp|gho|hf)_[A-Za-z0-9]{16,}|\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
+)
+
+
+def is_secret_option(name: str, value: str = "") -> bool:
+    """Whether `name=value` would carry a credential: a name made of a secret-like part
+    (`access_token`, `x-api-key`, `Authorization`) or a value shaped like a key or an auth
+    header (`Bearer …`, `sk-…`), whatever its name."""
+    if SECRET_VALUE.search(value):
+        return True
+    low = name.lower()
+    if low in _NOT_SECRET or low.endswith("_env") or _COUNT_NAME.search(low):
+        return False
+    return bool(_SECRET_PARTS.search(low) or _SECRET_WORDS.search(low))
+
+
+def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
+    """`text` with every given secret (a key read from the environment) and anything shaped
+    like a key or an auth header replaced by "…": for replies and errors before they are
+    stored or printed (a server may echo the key it was sent)."""
+    for secret in secrets:
+        if secret and len(secret) >= 6:  # a short "key" (EMPTY) would blank common words
+            text = text.replace(secret, "…")
+    return SECRET_VALUE.sub("…", text)
+
+
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 URL_EXAMPLE = "http://127.0.0.1:8000/v1"
 
@@ -82,7 +127,18 @@ class ParsedSpec:
 
 def _shown(text: str) -> str:
     """The spec as it may be echoed: a secret's value never reaches a terminal or a log."""
-    return re.sub(r"(?i)\b(" + "|".join(sorted(SECRET_OPTIONS)) + r")=[^&@?]*", r"\1=…", text)
+
+    def option(m: re.Match[str]) -> str:
+        name, value = m.group(1), m.group(2)
+        shown_name = unquote_plus(name)
+        return (
+            f"{m.group(0)[0]}{name}=…"
+            if is_secret_option(shown_name, unquote_plus(value))
+            else m.group(0)
+        )
+
+    text = re.sub(r"//[^/@?#]*@", "//…@", text)  # user info of a URL: user:password@host
+    return re.sub(r"[?&]([^=&?@]*)=([^&@?]*)", option, text)
 
 
 def form(backend: str, model: str, base_url: str | None, options: list[str]) -> str:
@@ -142,7 +198,7 @@ def parse_spec(text: str, what: str, example: str, *, model_optional: bool = Fal
                 form(backend, model, url, kept),
             )
         name, value = unquote_plus(name), unquote_plus(value)
-        if name.lower() in SECRET_OPTIONS:
+        if is_secret_option(name, value):
             kept = [p for p in query.split("&") if p != part]
             raise refuse(
                 f"carries a secret ({name}=…): keys never go in a spec, which is written "
@@ -169,7 +225,16 @@ def check_url(url: str, refuse: Callable[..., SpecError], fixed: str) -> str:
         or not parts.hostname
         or any(c.isspace() for c in url)
     ):
-        raise refuse(f"has base URL '{url}', which is not an http(s) URL", fixed)
+        raise refuse(f"has base URL '{_shown(url)}', which is not an http(s) URL", fixed)
+    if parts.username is not None or parts.password is not None:
+        # user:password@host would be stored in run.json, every row and the judge's label,
+        # and sent as Basic auth instead of the key.
+        raise refuse(
+            "carries a user name or password in its URL (user:password@host): credentials "
+            "never go in a spec, which is written into run.json, results and labels; put the "
+            "key in an environment variable and name it with key_env (or --api-key-env)",
+            fixed,
+        )
     return url
 
 
@@ -195,11 +260,12 @@ def number(lo: float, hi: float = math.inf, *, lo_open: bool = True) -> Convert:
     """A finite float within (lo, hi] (or [lo, hi] when not lo_open)."""
 
     def check(v: str) -> float:
+        ascii_only(v)
         try:
             x = float(v)
         except ValueError:
             raise ValueError("must be a number") from None
-        if math.isinf(x):
+        if not math.isfinite(x):
             raise ValueError("must be a finite number")
         low_ok = x > lo if lo_open else x >= lo
         if not (low_ok and x <= hi):  # nan fails every comparison and lands here
@@ -212,8 +278,16 @@ def number(lo: float, hi: float = math.inf, *, lo_open: bool = True) -> Convert:
     return check
 
 
+def ascii_only(v: str) -> None:
+    """Python reads `٣` (Arabic-Indic three) as 3, so `seed=٣` would run as seed 3 under a
+    different label: numbers are written in ASCII digits only."""
+    if not v.isascii():
+        raise ValueError("must be written with ASCII digits (0-9)")
+
+
 def integer(lo: int, hi: int | None = None) -> Convert:
     def check(v: str) -> int:
+        ascii_only(v)
         try:
             x = int(v)
         except ValueError:

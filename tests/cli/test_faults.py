@@ -315,7 +315,7 @@ CASES = [
     Case(
         "export-onto-dataset",
         lambda t: ["export-hf", str(_ds(t)), str(t / "ds"), "--force"],
-        "not an earlier output",
+        "is the command's own input",
     ),
     # import-hf
     Case(
@@ -338,7 +338,7 @@ CASES = [
     Case(
         "import-onto-source",
         lambda t: ["import-hf", str(_export(t)), str(t / "hf"), "--force"],
-        "not an earlier output",
+        "is the command's own input",
     ),
     # demo (every check happens before any rendering)
     Case("demo-out-file", lambda t: ["demo", "--out", str(_file(t))], "is a file"),

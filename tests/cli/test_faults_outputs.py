@@ -85,7 +85,7 @@ CASES = [
     Case(
         "compare-out-results",
         lambda t: ["compare", *_runs(t), "--out", str(t / "a" / "run" / "results.jsonl")],
-        "already exists; pass --force",
+        "is inside the run folder",
     ),
     Case(
         "compare-force-results",
@@ -96,7 +96,7 @@ CASES = [
             str(t / "a" / "run" / "results.jsonl"),
             "--force",
         ],
-        "is not an earlier comparison JSON",
+        "is inside the run folder",
     ),  # fmt: skip
     Case(
         "compare-force-foreign",

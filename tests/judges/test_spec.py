@@ -44,7 +44,7 @@ def test_labels_differ_exactly_when_answers_can() -> None:
         ("builtin:random?max_audio_seconds=lots", "must be a number"),
         ("builtin:random?top_p=2", "top_p='2' must be > 0 and ≤ 1"),
         ("builtin:random?max_tokens=1.5", "must be a whole number"),
-        ("builtin:random?rpm=nan", "rpm='nan' must be > 0"),
+        ("builtin:random?rpm=nan", "rpm='nan' must be a finite number"),
         ("builtin:random?seed=1&seed=2", "sets option 'seed' twice"),
         ("builtin:random?rpm", "options must look like"),
         ("random", "must look like backend:model"),

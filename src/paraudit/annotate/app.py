@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
@@ -50,7 +51,8 @@ def byte_range(header: str | None, size: int) -> tuple[int, int] | None:
     try:
         if not first:  # a suffix: the last N bytes
             n = int(last)
-            return (max(0, size - n), size - 1) if n > 0 else None
+            # The last 0 bytes are no bytes: unsatisfiable (416), not the whole file.
+            return (max(0, size - n), size - 1) if n > 0 else (size, size - 1)
         start = int(first)
         end = min(int(last), size - 1) if last else size - 1
     except ValueError:
@@ -87,6 +89,18 @@ class _Headers(BaseHTTPMiddleware):
         return response
 
 
+async def _invalid_request(request: Request, exc: Exception) -> Response:
+    """A 422 naming each bad field and why, never echoing the input: FastAPI's own handler
+    sent a 20 MB comment back whole, and answered `"confidence": NaN` with a 500 (NaN is not
+    JSON, so its echo could not be encoded)."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    detail = [
+        {"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", ""))[:200]}
+        for e in errors[:10]
+    ]
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
 def create_app(store_path: Path) -> FastAPI:
     """The app for one store. The dataset is read once, refused if it changed since creation."""
     store = AnnotationStore.open(store_path)
@@ -98,6 +112,7 @@ def create_app(store_path: Path) -> FastAPI:
 
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(_Headers)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
 
     asks: dict[str, str] = {}
 

@@ -112,6 +112,13 @@ def _check(cfg: StudyConfig, pool: list[AuditItem]) -> None:
         )
     if cfg.catch and len(pool) < 2:
         raise ParauditError("catch items need at least two items (the foil is another item)")
+    most = max(len(pool), StudyConfig.catch)  # the default stays valid on a tiny dataset
+    if cfg.catch > most:
+        # 1000 attention checks on 8 items would replay the same few items again and again.
+        raise ParauditError(
+            f"--catch {cfg.catch} exceeds the {len(pool)} items available (each catch item "
+            f"plays one item against another's response); give at most {most}"
+        )
 
 
 def assign(items: tuple[AuditItem, ...], cfg: StudyConfig) -> list[Assigned]:

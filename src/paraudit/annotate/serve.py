@@ -51,6 +51,9 @@ def _server(store: Path, host: str, port: int) -> Any:
         log_level="warning",
         access_log=False,  # access logs would print every annotator's secret URL
         server_header=False,
+        # Ctrl-C or SIGTERM: a browser's open keep-alive connection (or a hung client) must
+        # not hold the shutdown; every answer is committed as it arrives.
+        timeout_graceful_shutdown=1,
     )
     return uvicorn.Server(config)
 

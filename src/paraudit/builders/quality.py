@@ -31,7 +31,7 @@ def rate_responses(llm: ComposerLLM, r0: str, r1: str) -> dict[str, Any] | None:
     fenced = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", text, re.DOTALL)
     try:
         data = json.loads(fenced.group(1) if fenced else text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return None
     out: dict[str, Any] = {}
     for name, key in (("R0", "reply1"), ("R1", "reply2")):

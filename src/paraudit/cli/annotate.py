@@ -20,7 +20,7 @@ from paraudit.cli.annotate_checks import (
     check_fraction,
     check_study_dataset,
 )
-from paraudit.cli.common import console, user_errors
+from paraudit.cli.common import console, stoppable, user_errors
 from paraudit.cli.outputs import (
     check_output_file,
     distinct_outputs,
@@ -184,7 +184,10 @@ def annotate(
             f"[yellow]listening on {escape(host)}:{port}: reachable from other machines over "
             "plain HTTP; anyone holding a link can answer as that annotator.[/]"
         )
-    serve(store, host, port)
+    # uvicorn handles Ctrl-C and SIGTERM itself and raises the signal again once it has
+    # stopped: stoppable makes that one line (what was kept, how to resume), exit 130.
+    with stoppable(f"every answer is saved in {store}; rerun the same command to resume"):
+        serve(store, host, port)
 
 
 @user_errors
@@ -213,6 +216,12 @@ def annotate_export(
     """Export human answers (with the answer key: keep the files away from annotators)."""
     if not (jsonl or csv or run):
         raise ParauditError("nothing to do: pass --jsonl, --csv and/or --run")
+    if not label.strip() or not label.isprintable():
+        # An empty label wrote rows with an empty judge: no report could name them.
+        raise ParauditError(
+            f"--label {label!r} is empty or unprintable; give the human rows a visible judge "
+            "name (default: human)"
+        )
     check_export_outputs(store, jsonl, csv, run, force)
     st = AnnotationStore.open(store)
     try:

@@ -6,6 +6,9 @@ a source with an LLM, voice it, check the audio and write a dataset folder with 
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +24,14 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from paraudit.bounds import not_regular
 from paraudit.builders.card import CARD_MD, write_card
 from paraudit.builders.pipeline import KINDS, BuildOptions, BuildResult, Reporter
 from paraudit.cli.build_checks import refuse_starter_options
-from paraudit.cli.common import console, fail, prepare_output, user_errors
+from paraudit.cli.common import console, fail, prepare_output, stoppable, user_errors
 from paraudit.cli.help import OUTPUT
 from paraudit.compose.starter import BuildReport, build_starter
+from paraudit.items.guard import OutputLock
 from paraudit.items.validate import errors_of, validate_dataset
 from paraudit.sources.tables import ColumnMap
 
@@ -37,6 +42,8 @@ WHAT_TO_BUILD = "What to build"
 MAKING = "How to compose and voice"
 CHECKS = "Quality checks"
 
+MAX_TRIES = 100
+"""Renderings tried per turn at most (the default is 10): beyond it a build never ends."""
 WHAT = ("starter", *KINDS, "invariance")
 
 
@@ -76,10 +83,25 @@ def run_build(out: Path, limit: int | None, voice: Path | None, cache: Path | No
     return report
 
 
-def check_output(out: Path, force: bool) -> None:
+def check_output(out: Path, force: bool, inputs: Sequence[Path | None] = ()) -> None:
     """Refuse before any work: a file, or a non-empty folder without --force; even with
-    --force only an earlier dataset (dataset.json) is replaced."""
-    prepare_output(out, force=force, what="--out", marker="dataset.json")
+    --force only an earlier dataset (dataset.json) is replaced; never the build's own input
+    (`build invariance --from S --out S --force` replaced its source)."""
+    given = [p for p in inputs if p is not None]
+    prepare_output(out, force=force, what="--out", marker="dataset.json", inputs=given)
+
+
+@contextmanager
+def writing(out: Path, cache: Path | None) -> Iterator[None]:
+    """A build's work: one build per --out at a time (two started together both "succeeded",
+    the second silently replacing the first), and a Ctrl-C or SIGTERM that stops it at once
+    with the line saying what was kept."""
+    note = (
+        f"nothing was written to {out}; the renders and LLM replies made so far are cached "
+        f"({cache or 'in ~/.cache/paraudit'}): rerun the same command to resume"
+    )
+    with OutputLock(out, "--out"), stoppable(note):
+        yield
 
 
 class _Bars(Reporter):
@@ -355,11 +377,17 @@ def build(
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
     if what not in WHAT:
         raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
-    check_output(out, force)
+    check_output(out, force, [from_, source, audio_root])
+    for option, given in (("--source", source), ("--voice", voice)):
+        kind = None if given is None else not_regular(given)
+        if kind is not None:
+            # Read before any work would wait forever (a FIFO) or never end (/dev/zero).
+            raise fail(f"{option} {given} is {kind}; give a regular file")
     if what == "invariance":
         from paraudit.cli.build_invariance import run_invariance
 
-        run_invariance(from_, out, changes, limit, source)
+        with writing(out, cache):
+            run_invariance(from_, out, changes, limit, source)
         _validate(out)
         return
     if what == "starter":
@@ -370,7 +398,8 @@ def build(
              "--min-dnsmos": min_dnsmos, "--qc": qc},
             {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
         )  # fmt: skip
-        run_build(out, limit, voice, cache)
+        with writing(out, cache):
+            run_build(out, limit, voice, cache)
         _validate(out)
         return
     if source is None:
@@ -406,6 +435,11 @@ def build(
         raise fail(f"--audio-root {audio_root} is not a folder")
     if max_tries < max_accepted:
         raise fail("--max-tries must be at least --max-accepted")
+    if max_tries > MAX_TRIES:
+        # Each try is a TTS rendering (a paid call for hosted voices) of one turn.
+        raise fail(f"--max-tries {max_tries}: give 1–{MAX_TRIES} renderings per turn")
+    if min_dnsmos is not None and not (math.isfinite(min_dnsmos) and 1 <= min_dnsmos <= 5):
+        raise fail(f"--min-dnsmos {min_dnsmos:g}: DNSMOS OVRL scores run from 1 to 5; give one")
     if dry_run:
         _dry_run(o, llm, tts, qc, max_accepted, max_tries)
         return
@@ -416,7 +450,8 @@ def build(
         "max_tries": max_tries,
         "min_dnsmos_ovrl": min_dnsmos,
     }
-    run_builder(o, llm, tts, cache, workers, voicing)
+    with writing(out, cache):
+        run_builder(o, llm, tts, cache, workers, voicing)
     _validate(out)
 
 
@@ -436,6 +471,12 @@ def run_builder(
     spec = LLMSpec.parse(llm_spec)
     cache_dir = cache or default_cache_dir()
     voicer = make_voicer(tts_spec, cache_dir, workers, **(voicing or {}))
+    if not voicer.can_voice("assistant", o.response_tone):
+        # Checked before any LLM call: it once failed only after the composition was paid for.
+        raise fail(
+            f"--response-tone {o.response_tone!r}: the {tts_spec} voice has no such assistant "
+            "tone (the default is neutral)"
+        )
     store = CompletionCache(cache_dir / "compose.sqlite")
     llm = ComposerLLM(spec, store)
     card: dict[str, Any] = {}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
@@ -44,11 +46,43 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
             # file where a folder belongs): one line naming it, not a traceback.
             raise fail(os_error_message(e)) from None
         except KeyboardInterrupt:
-            err_console.print("[yellow]interrupted[/]: finished work is saved; rerun to resume")
+            global _interrupt_note
+            note, _interrupt_note = _interrupt_note, None
+            note = note or "finished work is saved; rerun to resume"
+            err_console.print(f"[yellow]interrupted[/]: {escape(note)}", soft_wrap=True)
             leave_hung_threads(130)
             raise typer.Exit(130) from None
 
     return wrapper
+
+
+_interrupt_note: str | None = None
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def stoppable(note: str) -> Iterator[None]:
+    """A long command's body: SIGTERM stops it as Ctrl-C does (the same cleanup: worker pools
+    terminated and joined, temporary folders removed) instead of killing the process with its
+    render workers left running, and the interruption line says `note` (what was kept and how
+    to resume)."""
+    global _interrupt_note
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if main else None
+    before, _interrupt_note = _interrupt_note, note
+    try:
+        yield
+    except BaseException:
+        # The note stays for user_errors' interruption line (which clears it).
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+        raise
+    _interrupt_note = before
+    if main:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def leave_hung_threads(code: int) -> None:
@@ -94,7 +128,14 @@ def check_folder(path: Path, what: str) -> None:
         )
 
 
-def prepare_output(path: Path, *, force: bool, what: str, marker: str | None = None) -> Path:
+def prepare_output(
+    path: Path,
+    *,
+    force: bool,
+    what: str,
+    marker: str | None = None,
+    inputs: Sequence[Path] = (),
+) -> Path:
     """Check an output folder before any work starts: a file, an unwritable place, a place
     inside a dataset (or, for a dataset, inside a run folder) or (unless `force`) a non-empty
     folder is refused with one line naming the fix.
@@ -109,7 +150,7 @@ def prepare_output(path: Path, *, force: bool, what: str, marker: str | None = N
     from paraudit.items.hf import HF_STATE, hf_foreign_entries
 
     check_folder(path, what)
-    refuse_inside_dataset(path, what)
+    refuse_inside_dataset(path, what, inputs)  # the one output guard (items.guard)
     if marker == MANIFEST:
         refuse_inside_run(path, what)
     parent = path.absolute().parent

@@ -12,7 +12,7 @@ from rich.table import Table
 from paraudit.cli.common import console, fail, user_errors, warn
 from paraudit.cli.help import OUTPUT, STATS
 from paraudit.cli.outputs import check_output_file, json_kind, marked_json, write_output_file
-from paraudit.cli.run_checks import check_replicates
+from paraudit.cli.run_checks import check_replicates, check_seed
 from paraudit.errors import ParauditError
 from paraudit.report.build import load_runs
 from paraudit.runfolder.spec import run_dataset
@@ -67,6 +67,7 @@ def compare(
     """Per probe, at item level: paired bootstrap of the change and an exact McNemar test on
     per-item order-consistent outcomes; state shifts and state correlations."""
     check_replicates(replicates)
+    check_seed(seed)
     if out is not None:
         check_output_file(out, option="--out", force=force, kind=COMPARE_JSON)
     check_two_runs(run_a, run_b)
@@ -150,6 +151,7 @@ def compare(
     console.print(table)
     for (ja, jb), key in pairs.items():
         console.print(f"{key}: A = {ja} · B = {jb}", highlight=False, soft_wrap=True)
+    _unmatched(rows_a, rows_b, pairs, names)
     console.print(
         "pr: probe · n: items · A, B: order-consistent accuracy · A+/B+: items right in A only "
         "/ in B only",
@@ -174,6 +176,22 @@ def compare(
         )
     if out:
         write_output_file(out, marked_json(result, "compare"))
+
+
+def _unmatched(
+    rows_a: list[Any], rows_b: list[Any], pairs: dict[tuple[str, str], str], names: tuple[str, str]
+) -> None:
+    """Judges of either run left out of every pair are named (they were once dropped
+    silently, so a comparison of two judges of four read as the whole story)."""
+    used_a = {a for a, _ in pairs}
+    used_b = {b for _, b in pairs}
+    for run, rows, used in ((names[0], rows_a, used_a), (names[1], rows_b, used_b)):
+        left = sorted({r.judge for r in rows} - used)
+        if left:
+            warn(
+                f"{run}: judge{'s' if len(left) > 1 else ''} {', '.join(left)} not compared "
+                "(no judge of that name in the other run); pair them with --judge A=B"
+            )
 
 
 def check_two_runs(run_a: Path, run_b: Path) -> None:

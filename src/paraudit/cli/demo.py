@@ -9,13 +9,14 @@ import typer
 from rich.markup import escape
 
 from paraudit.cli.build import run_build
-from paraudit.cli.common import check_folder, console, user_errors
+from paraudit.cli.common import check_folder, console, stoppable, user_errors
 from paraudit.cli.joined import print_joined
 from paraudit.cli.outputs import refuse_inside_dataset, refuse_inside_run
 from paraudit.cli.run import execute, print_summary
 from paraudit.cli.verdicts import print_null_audio, print_report_path, print_verdicts
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import MANIFEST, foreign_entries, refuse_foreign
+from paraudit.items.guard import OutputLock, guard_output, is_dataset, is_run
 from paraudit.items.validate import dataset_errors
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
 from paraudit.report.build import write_report
@@ -34,7 +35,16 @@ def check_demo_folder(out: Path, cache: Path | None, force: bool) -> bool:
     check_folder(out, "--out")
     refuse_inside_dataset(out, "--out")
     refuse_inside_run(out, "--out")
+    # The demo writes below --out: a dataset or run folder given as --out is refused too (the
+    # checks above look only at the folders around --out).
+    for kind, found in (("a dataset", is_dataset(out)), ("a run folder", is_run(out))):
+        if found:
+            raise ParauditError(
+                f"--out {out} is {kind}; the demo writes its own starter/, run/ and report/ "
+                "inside --out: choose a new folder"
+            )
     for part in PARTS:
+        guard_output(out / part, "--out")
         if (out / part).exists() and not (out / part).is_dir():
             raise ParauditError(f"{out / part} is a file; move it away or choose another --out")
     if cache is not None:
@@ -84,7 +94,11 @@ def demo(
     if check_demo_folder(out, cache, force):
         console.print(f"reusing {escape(str(dataset))}", highlight=False)
     else:
-        run_build(dataset, None, None, cache)
+        # One demo per --out; Ctrl-C or SIGTERM stops the render workers at once (the run
+        # after it has its own lock and resumes from its calls).
+        note = f"nothing was written to {dataset}; renders made so far are cached: rerun to resume"
+        with OutputLock(out, "--out"), stoppable(note):
+            run_build(dataset, None, None, cache)
     plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
     judges = [*DEMO_JUDGES, JOINED_JUDGE]
     outcome = execute(RunConfig(dataset, judges, out / "run", plan, concurrency=16))

@@ -26,7 +26,7 @@ def export_cmd(
     force: bool = typer.Option(False, "--force", help=FORCE_HELP),
 ) -> None:
     """Export a dataset to a Hugging Face `datasets` folder with Audio columns."""
-    prepare_output(out, force=force, what="export folder", marker=HF_STATE)
+    prepare_output(out, force=force, what="export folder", marker=HF_STATE, inputs=[dataset])
     n = export_hf(dataset, out, overwrite=force, on_warning=_warn)
     console.print(f"[green]✓[/] exported {n} items → {escape(str(out))}", highlight=False)
 
@@ -38,7 +38,9 @@ def import_cmd(
     force: bool = typer.Option(False, "--force", help=FORCE_HELP),
 ) -> None:
     """Import a Hugging Face export back into a dataset folder (validated before it is kept)."""
-    prepare_output(out, force=force, what="dataset folder", marker=MANIFEST)
+    # Guarded against its source only once that is an export (else import_hf says so).
+    given = [src] if (src / HF_STATE).is_file() else []
+    prepare_output(out, force=force, what="dataset folder", marker=MANIFEST, inputs=given)
     n = import_hf(src, out, overwrite=force, on_warning=_warn)
     console.print(
         f"[green]✓[/] imported {n} items → {escape(str(out))} (validated)", highlight=False

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paraudit.errors import ParauditError
-from paraudit.items.dataset import ITEMS, MANIFEST
+from paraudit.items.guard import enclosing_dataset as enclosing_dataset
+from paraudit.items.guard import enclosing_run, guard_output, recheck
 from paraudit.permissions import follow_umask
-from paraudit.runfolder.names import CALLS, RUN_JSON
 
 MARKER_KEY = "paraudit_output"
 """Top-level key of paraudit's JSON outputs naming their kind: what --force may replace."""
@@ -73,7 +73,9 @@ def header_kind(name: str, first_line: str, *, jsonl_keys: Sequence[str] = ()) -
     return FileKind(name, recognise)
 
 
-def check_output_file(path: Path, *, option: str, force: bool, kind: FileKind) -> None:
+def check_output_file(
+    path: Path, *, option: str, force: bool, kind: FileKind, inputs: Sequence[Path] = ()
+) -> None:
     """`path` may be written: its folder exists and is writable, it is not inside a dataset,
     and an existing file is replaced only with --force and only if it is of `kind`."""
     if path.is_dir():
@@ -83,7 +85,7 @@ def check_output_file(path: Path, *, option: str, force: bool, kind: FileKind) -
         raise ParauditError(f"{option} {path}: folder {parent} does not exist; create it first")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ParauditError(f"{option} {path}: {parent} is not writable; choose another folder")
-    refuse_inside_dataset(path, option)
+    refuse_inside_dataset(path, option, inputs)
     if not (path.exists() or path.is_symlink()):
         return
     if not path.is_file() or path.is_symlink():
@@ -118,36 +120,10 @@ def distinct_outputs(outputs: Sequence[tuple[str, Path | None]]) -> None:
         seen[real] = option
 
 
-def _ancestors(path: Path) -> list[Path]:
-    """Every folder above `path`, symlinks resolved (a link into a dataset counts); `path`
-    itself is left to the caller (replacing a dataset with --force is allowed)."""
-    real = path.absolute().parent.resolve()
-    return [real, *real.parents]
-
-
-def enclosing_dataset(path: Path) -> Path | None:
-    """The dataset folder `path` lies in, if any."""
-    for p in _ancestors(path):
-        if (p / MANIFEST).is_file() and (p / ITEMS).is_file():
-            return p
-    return None
-
-
-def enclosing_run(path: Path) -> Path | None:
-    """The run folder `path` lies in, if any."""
-    for p in _ancestors(path):
-        if (p / RUN_JSON).is_file() or (p / CALLS).is_file():
-            return p
-    return None
-
-
-def refuse_inside_dataset(path: Path, option: str) -> None:
-    """An output inside a dataset folder would become part of the dataset."""
-    ds = enclosing_dataset(path)
-    if ds is not None:
-        raise ParauditError(
-            f"{option} {path} is inside the dataset {ds}; write outputs outside dataset folders"
-        )
+def refuse_inside_dataset(path: Path, option: str, inputs: Sequence[Path] = ()) -> None:
+    """The output guard (items.guard): an output inside a dataset would become part of it, one
+    inside a run folder would be swept up with it, one on the command's input destroys it."""
+    guard_output(path, option, inputs=inputs)
 
 
 def refuse_inside_run(path: Path, option: str) -> None:
@@ -167,6 +143,7 @@ def write_output_file(path: Path, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         follow_umask(tmp)
+        recheck(path, "the output")  # a dataset or run folder made around it meanwhile
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -18,7 +18,7 @@ from paraudit.cli.common import console, err_console, fail, prepare_output, user
 from paraudit.cli.engine import open_engine, print_cluster, print_estimates
 from paraudit.cli.help import ASK, CALLS, OUTPUT, SCALE
 from paraudit.cli.ray_faults import execute_on_ray
-from paraudit.cli.run_checks import check_run_options
+from paraudit.cli.run_checks import check_rpm, check_run_options, check_seed
 from paraudit.judges.prices import load_prices
 from paraudit.judges.spec import parse_judge_spec
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
@@ -311,6 +311,8 @@ def run(
         raise fail(f"--rpm must be a finite number (got {rpm:g}); leave it out for no limit", 2)
     if rpm is not None and not rpm > 0:
         raise fail(f"--rpm must be more than 0 (got {rpm:g}); leave it out for no limit")
+    check_rpm(rpm)
+    check_seed(seed)
     if not timeout > 0:
         raise fail(f"--timeout must be more than 0 seconds (got {timeout:g})")
     check_run_options(out, parse_retries, max_attempts, timeout, max_wait)

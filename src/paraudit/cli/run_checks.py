@@ -46,3 +46,25 @@ def check_replicates(replicates: int) -> None:
             f"--replicates {replicates}: give 100–{MAX_REPLICATES:,} (10,000, the default, is "
             "plenty for 95 % intervals; memory grows with the number)"
         )
+
+
+MAX_SEED = 2**32 - 1
+"""numpy's seeds (the bootstrap's, the order coin's) are 0 … 2**32 − 1."""
+
+
+def check_seed(seed: int, option: str = "--seed") -> None:
+    if not 0 <= seed <= MAX_SEED:
+        raise ParauditError(f"{option} {seed}: give a whole number 0–{MAX_SEED:,}")
+
+
+MIN_RPM = 0.1
+"""As for a spec's `rpm=` (judges.spec.MIN_RPM): one call per 10 minutes at the slowest."""
+
+
+def check_rpm(rpm: float | None) -> None:
+    """--rpm (already finite and > 0): not so small that the announced wait is centuries."""
+    if rpm is not None and rpm < MIN_RPM:
+        raise ParauditError(
+            f"--rpm {rpm:g} would space calls {60 / rpm:.3g} s apart; give at least {MIN_RPM:g} "
+            "(one call per 10 minutes) or leave it out for no limit"
+        )

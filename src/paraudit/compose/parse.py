@@ -204,6 +204,8 @@ def parse_responses(reply: str, emotions: tuple[str, str]) -> tuple[str, str]:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise Rejection("malformed", f"not JSON ({e.msg} at column {e.colno})") from None
+    except RecursionError:  # a generator's reply nested thousands deep
+        raise Rejection("malformed", "JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise Rejection("malformed", "the JSON is not an object")
     out: list[str] = []

@@ -19,15 +19,17 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from paraudit.bounds import json_depth_problem
 from paraudit.errors import DatasetError
 from paraudit.items.clips import read_clip, resolve_clip
+from paraudit.items.guard import recheck
+from paraudit.items.names import AUDIO_DIR as AUDIO_DIR  # re-exported: readers import them here
+from paraudit.items.names import ITEMS as ITEMS
+from paraudit.items.names import MANIFEST as MANIFEST
 from paraudit.items.records import SCHEMA_VERSION, AuditItem, DatasetManifest
 from paraudit.items.taxonomy import check_manifest, check_tasks, label_mapping, map_item
 from paraudit.permissions import follow_umask
 
-MANIFEST = "dataset.json"
-ITEMS = "items.jsonl"
-AUDIO_DIR = "audio"
 # What paraudit writes into a dataset folder beside the three above (builders' dataset card):
 # --force replaces a folder holding nothing else, so no run, notes or export kept inside is lost.
 OWN_EXTRAS = ("card.json", "CARD.md")
@@ -146,15 +148,32 @@ def read_manifest(root: Path) -> DatasetManifest:
     return manifest
 
 
+MAX_LINE_BYTES = 8 * 1024 * 1024
+"""An item is a few kilobytes (texts and clip names); a line beyond this is not an item, and
+reading it whole could take all memory."""
+
+
 def iter_raw_item_lines(root: Path) -> Iterator[tuple[int, bytes]]:
-    """(1-based line number, bytes) of every non-blank line of items.jsonl, undecoded."""
+    """(1-based line number, bytes) of every non-blank line of items.jsonl, undecoded; a line
+    beyond MAX_LINE_BYTES or nested beyond MAX_DEPTH is one DatasetError naming it."""
     path = root / ITEMS
     if not path.is_file():
         raise DatasetError(f"{path}: missing; a dataset folder needs {ITEMS}")
     with path.open("rb") as f:
-        for n, raw in enumerate(f, start=1):
-            if raw.strip():
-                yield n, raw
+        n = 0
+        while raw := f.readline(MAX_LINE_BYTES + 1):
+            n += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                raise DatasetError(
+                    f"{path}:{n}: line longer than {MAX_LINE_BYTES // 2**20} MiB; an item is a "
+                    "few kilobytes: this is not an items file"
+                )
+            if not raw.strip():
+                continue
+            problem = json_depth_problem(raw)
+            if problem is not None:
+                raise DatasetError(f"{path}:{n}: {problem}; this is not an item")
+            yield n, raw
 
 
 def decode_line(raw: bytes) -> str:
@@ -268,7 +287,9 @@ def _write_text(path: Path, text: str) -> None:
 
 
 def swap_into_place(tmp: Path, root: Path) -> None:
-    """Put the finished folder `tmp` at `root`, replacing what was there (a sibling rename)."""
+    """Put the finished folder `tmp` at `root`, replacing what was there (a sibling rename),
+    after the output guard's re-check (a dataset or run folder made around `root` meanwhile)."""
+    recheck(root, "the output")
     if not root.exists():
         os.replace(tmp, root)
         return

@@ -183,6 +183,13 @@ def inspect_clip(
         return f"is silent (RMS {dbfs:.1f} dBFS < {SILENCE_DBFS:.0f} dBFS)"
     sha = hashlib.sha256(raw).hexdigest()
     if expected_sha256 is not None and sha != expected_sha256:
+        if sha == expected_sha256.lower():
+            # The right hash in capitals (a tool that renamed the files): not a changed file.
+            return (
+                "file name is the sha256 of its bytes in upper case; paraudit names clips by "
+                f"the lower-case hex digest: rename it to {sha}{Path(rel).suffix} (and in "
+                "items.jsonl)"
+            )
         return "file name is not the sha256 of its bytes (file changed after it was written?)"
     return ClipInfo(sha, rate, channels, fmt, subtype, seconds)
 

@@ -96,6 +96,10 @@ class Judge(ABC):
         self.options = options if options is not None else js.options
         self.notes: list[str] = []
         """What the user should know that is not an error (e.g. a check skipped)."""
+        self.secrets: tuple[str, ...] = ()
+        """The credentials this judge sends (an API key read from the environment): the runner
+        redacts them from replies and errors before anything is stored or printed, since a
+        server may echo the key it was sent."""
 
     @property
     def label(self) -> str:

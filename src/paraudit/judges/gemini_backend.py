@@ -18,6 +18,7 @@ from paraudit.judges.hosted import (
     Decoding,
     api_key,
     capped_reply,
+    checked_usage,
     error_message,
     judge_failure,
     sdk_version,
@@ -64,6 +65,7 @@ class GeminiJudge(Judge):
         if seconds is not None:
             self.capabilities = Capabilities(max_audio_seconds=seconds)
         key = api_key(s, ("GEMINI_API_KEY", "GOOGLE_API_KEY"))
+        self.secrets = (key,)
         timeout = s.number("timeout")
         http = types.HttpOptions(
             base_url=self.base_url, timeout=int((120.0 if timeout is None else timeout) * 1000)
@@ -150,7 +152,7 @@ class GeminiJudge(Judge):
         if info is not None:
             usage["joined"] = info.as_usage()
         if resp.usage_metadata is not None:
-            usage.update(resp.usage_metadata.model_dump(exclude_none=True))
+            usage.update(checked_usage(resp.usage_metadata.model_dump(exclude_none=True)))
         feedback = resp.prompt_feedback
         if feedback is not None and feedback.block_reason is not None:
             return Reply(

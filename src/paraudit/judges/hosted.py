@@ -3,6 +3,7 @@ payloads: judges.payloads)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,39 @@ def capped_reply(text: str, usage: dict[str, Any]) -> str:
     usage["reply_chars"] = len(text)
     usage["reply_stored_chars"] = MAX_REPLY_CHARS
     return text[:MAX_REPLY_CHARS]
+
+
+MAX_TOKEN_COUNT = 1e9
+"""No call's prompt or reply holds a billion tokens: a count beyond it (a hostile or broken
+server's `1e308`), a negative or a non-finite one is not a measurement."""
+
+
+def checked_usage(usage: dict[str, Any]) -> dict[str, Any]:
+    """`usage` with every count outside physical bounds (negative, non-finite, beyond
+    MAX_TOKEN_COUNT, at any depth) taken out and listed under `usage["invalid"]` as
+    "path=value", so the delivery check and the totals never report "inf audio tokens"."""
+    invalid: list[str] = []
+
+    def walk(x: Any, path: str) -> Any:
+        if isinstance(x, dict):
+            pairs = ((k, walk(v, f"{path}{k}.")) for k, v in x.items())
+            return {k: v for k, v in pairs if v is not _DROPPED}
+        if isinstance(x, list):
+            kept = (walk(v, f"{path}[{i}].") for i, v in enumerate(x))
+            return [v for v in kept if v is not _DROPPED]
+        if isinstance(x, int | float) and not isinstance(x, bool):
+            if not (math.isfinite(x) and 0 <= x <= MAX_TOKEN_COUNT):
+                invalid.append(f"{path.rstrip('.')}={x!r}")
+                return _DROPPED
+        return x
+
+    out: dict[str, Any] = walk(usage, "")
+    if invalid:
+        out["invalid"] = invalid
+    return out
+
+
+_DROPPED = object()
 
 
 error_message = first_line

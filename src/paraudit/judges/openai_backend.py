@@ -15,6 +15,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from paraudit.bounds import json_depth_problem
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.judges.base import Capabilities, FatalJudgeError, Judge, JudgeError, Reply
 from paraudit.judges.catalogue import model_note
@@ -22,6 +23,7 @@ from paraudit.judges.hosted import (
     Decoding,
     api_key,
     capped_reply,
+    checked_usage,
     error_message,
     judge_failure,
     sdk_version,
@@ -69,6 +71,7 @@ class OpenAIJudge(Judge):
             self.capabilities = Capabilities(max_audio_seconds=seconds)
         # A local OpenAI-compatible server usually needs no key; the hosted API always does.
         key = api_key(s, ("OPENAI_API_KEY",), optional=self.base_url is not None)
+        self.secrets = (key,)
         timeout = s.number("timeout")
         seconds_allowed = 120.0 if timeout is None else timeout
         self.clips = encoded_clips()
@@ -196,6 +199,9 @@ class OpenAIJudge(Judge):
 
 def chat_reply(body: str, sent: tuple[str, ...]) -> Reply:
     """A chat-completions response body → Reply (refusals and content filters as refused)."""
+    deep = json_depth_problem(body)
+    if deep is not None:
+        raise JudgeError(f"malformed response body ({deep})")
     try:
         data = json.loads(body)
         choices = data.get("choices") or []
@@ -203,12 +209,18 @@ def chat_reply(body: str, sent: tuple[str, ...]) -> Reply:
         first = choices[0] if choices else {}
         msg = first.get("message") or {}
         content = msg.get("content") or ""
-        usage = dict(usage)
+        usage = checked_usage(dict(usage))
         content = capped_reply(str(content), usage)
+        problem = data.get("error") if not choices else None
     except (ValueError, AttributeError, TypeError, KeyError, IndexError):
         raise JudgeError(
             f"malformed response body (not a chat completion: {body[:80]!r})"
         ) from None
+    if problem:
+        # Some gateways answer 200 with an error body ("quota exceeded"): that error is the
+        # failure, not "no choices".
+        detail = problem.get("message", problem) if isinstance(problem, dict) else problem
+        raise JudgeError(f"the server answered 200 with an error: {str(detail)[:200]}")
     if not choices:
         # No answer at all is a failed call (retried, then an error row), not a refusal.
         raise JudgeError("empty response (the server returned no choices)")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from paraudit.bounds import not_regular
 from paraudit.errors import ParauditError
 from paraudit.judges.spec import JudgeSpec
 
@@ -47,11 +48,14 @@ def load_prices(path: Path | None) -> dict[str, Price]:
     prices = dict(DEFAULT_PRICES)
     if path is None:
         return prices
+    kind = not_regular(path)
+    if kind is not None:  # a FIFO would wait forever for a writer, /dev/zero never end
+        raise ParauditError(f"--prices {path} is {kind}; give a regular JSON file")
     try:
         raw: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         for key, value in raw.items():
             prices[key] = Price(**value)
-    except (OSError, ValueError, TypeError) as e:
+    except (OSError, ValueError, TypeError, RecursionError) as e:
         raise ParauditError(
             f"{path}: not a price table ({e}); expected "
             '{"openai:MODEL": {"text_in": …, "audio_in": …, "out": …, "audio_tokens_per_s": …}}'

@@ -66,13 +66,34 @@ def one_of(*names: str) -> Convert:
     return check
 
 
+MIN_RPM = 0.1
+"""The slowest rate limit taken: one call per 10 minutes. Below it (`rpm=1e-9`) a limit is a
+typo that would announce a wait of centuries, not a limit."""
+
+
+def rate(least: float) -> Convert:
+    """A rate limit: a finite number > 0 and at least `least`."""
+    positive = number(0)
+
+    def check(v: str) -> float:
+        x = float(positive(v))
+        if x < least:
+            raise ValueError(
+                f"is below {least:g}: the calls would be {60 / x:.3g} s apart; give at least "
+                f"{least:g} or leave the limit out"
+            )
+        return x
+
+    return check
+
+
 CHECKS: dict[str, Convert] = {
     "transcript": one_of("given", "none", "asr"),
     "hears": one_of("speech"),
     "clips": one_of("separate", "joined"),
     "constrain": one_of("labels"),
-    "rpm": number(0),
-    "tpm": number(0),
+    "rpm": rate(MIN_RPM),
+    "tpm": rate(1),
     "samples": integer(1, 100),
     "timeout": number(0),
     "max_audio_seconds": number(0),

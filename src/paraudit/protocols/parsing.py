@@ -112,7 +112,7 @@ def _json_objects(text: str) -> list[_Obj]:
             return found
         try:
             obj, end = _DECODER.raw_decode(text, i)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # a reply nested 10,000 deep
             i += 1
             continue
         if isinstance(obj, _Obj):
@@ -162,7 +162,7 @@ def _as_dict(pred: Any) -> dict[str, Any] | str | None:
         # A matching sent as a JSON string is still unambiguous.
         try:
             inner, end = _DECODER.raw_decode(pred.strip())
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return None
         if end != len(pred.strip()) or not isinstance(inner, _Obj):
             return None

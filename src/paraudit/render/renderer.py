@@ -7,7 +7,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +16,7 @@ import soundfile as sf
 
 from paraudit.items.records import Speaker
 from paraudit.permissions import follow_umask
+from paraudit.pools import interruptible_processes
 from paraudit.qc.acoustics import ProsodyFeatures, measure
 from paraudit.qc.verify import ProsodyDelta, delta, direction_failures
 from paraudit.render.piper_voice import VoiceInfo, load_synth, resolve_voice
@@ -185,7 +186,8 @@ def render_all(
                 on_done(job)
         return out
     voice = None if renderer.voice_arg is None else str(renderer.voice_arg)
-    with ProcessPoolExecutor(
+    # Ctrl-C or SIGTERM: the workers are terminated and joined at once (pools), not waited for.
+    with interruptible_processes(
         workers, initializer=_init_worker, initargs=(voice, renderer.cache_dir.parent)
     ) as pool:
         futures = [pool.submit(_run_job, job) for job in unique]

@@ -57,6 +57,7 @@ def write_report(
     )
     attach(raw, invariance_sections(groups.with_twins(), replicates=replicates, seed=seed))
     summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
+    earlier = _owned_files(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(summary.to_json(), encoding="utf-8")
     (out / "tables").mkdir(exist_ok=True)
@@ -107,4 +108,38 @@ def write_report(
         summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs], extra=extras
     )
     (out / "report.html").write_text(page, encoding="utf-8")
+    _clear_stale(earlier)
     return out / "report.html"
+
+
+REPORT_SUFFIXES = frozenset({".json", ".md", ".csv", ".tex", ".html", ".png", ".svg", ".pdf"})
+"""What a report writes (at its top, in tables/ and figures/): the files a reused report folder
+may be cleared of."""
+
+
+def _owned_files(out: Path) -> dict[Path, tuple[int, int]]:
+    """The report's own kinds of file already in `out`, with (inode, mtime): a file this
+    report does not write again keeps both, and is an earlier report's leftover."""
+    found: dict[Path, tuple[int, int]] = {}
+    for folder in (out, out / "tables", out / "figures"):
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        for p in folder.iterdir():
+            # A user's notes (notes.md) at the top are not the report's: only its summary.md.
+            notes = folder == out and p.suffix == ".md" and p.name != "summary.md"
+            if p.suffix in REPORT_SUFFIXES and not notes and p.is_file() and not p.is_symlink():
+                st = p.stat()
+                found[p] = (st.st_ino, st.st_mtime_ns)
+    return found
+
+
+def _clear_stale(earlier: dict[Path, tuple[int, int]]) -> None:
+    """Remove the files an earlier report wrote that this one did not (a scaffold.json from a
+    run that had a scaffold, beside a summary of one that has none)."""
+    for p, seen in earlier.items():
+        try:
+            st = p.stat()
+        except FileNotFoundError:
+            continue
+        if (st.st_ino, st.st_mtime_ns) == seen:
+            p.unlink()

@@ -80,6 +80,11 @@ def read_rows(run_dir: Path) -> list[ResultRow]:
     return list(iter_rows(run_dir))
 
 
+MAX_ROW_CHARS = 64 * 2**20
+"""A row holds at most a few replies of 64 KiB each (runner samples); a line beyond this is not
+a row, and reading it whole could take all memory."""
+
+
 def iter_rows(run_dir: Path) -> Iterator[ResultRow]:
     """The rows of RUN_DIR/results.jsonl one at a time, validated (a bad row is named by its
     real line): readers of a million-row run keep only what they need of each."""
@@ -89,7 +94,14 @@ def iter_rows(run_dir: Path) -> Iterator[ResultRow]:
     fix = f"rerun 'paraudit run' with the same --out to rewrite {RESULTS} from calls.sqlite"
     try:
         with path.open(encoding="utf-8") as f:
-            for number, line in enumerate(f, start=1):
+            number = 0
+            while line := f.readline(MAX_ROW_CHARS + 1):
+                number += 1
+                if len(line) > MAX_ROW_CHARS and not line.endswith("\n"):
+                    raise ParauditError(
+                        f"{path} line {number}: longer than {MAX_ROW_CHARS // 2**20} Mi "
+                        f"characters, not a result row; {fix}"
+                    )
                 if not line.strip():
                     continue
                 try:

@@ -16,6 +16,7 @@ from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from paraudit.bounds import json_depth_problem
 from paraudit.errors import ParauditError
 from paraudit.runfolder.names import CALLS, RUN_JSON
 
@@ -144,7 +145,11 @@ def read_run_json(run_dir: Path) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        deep = json_depth_problem(text)
+        if deep is not None:
+            raise ValueError(deep)
+        raw = json.loads(text)
     except (ValueError, OSError) as e:
         raise ParauditError(
             f"{path} is unreadable ({e}); restore it, or use a new --out for a fresh run"
@@ -166,7 +171,7 @@ def run_dataset(run: Path) -> str | None:
     None when run.json is missing or unreadable (loading the results reports that)."""
     try:
         spec: Any = json.loads((run / RUN_JSON).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # a run.json nested 100,000 deep included
         return None
     if not isinstance(spec, dict):
         return None

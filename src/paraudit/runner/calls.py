@@ -17,6 +17,7 @@ from paraudit.protocols.questions import Question
 from paraudit.providers import backoff_s
 from paraudit.runfolder import CallRecord
 from paraudit.runner.keys import key_basis
+from paraudit.specs import redact
 from paraudit.waits import LONG_WAIT_S, capped_wait, tell_wait
 
 
@@ -145,8 +146,9 @@ async def call_with_retries(
             key=key if key is not None else call_key(judge, prompt, sample),
             judge=judge.label,
             status=status,
-            raw=raw,
-            reason=reason,
+            # A reply or an error that echoes the key is stored without it.
+            raw=None if raw is None else redact(raw, secrets),
+            reason=redact(reason, secrets),
             latency_s=time.perf_counter() - start,
             attempts=attempts,
             usage=usage,
@@ -158,6 +160,9 @@ async def call_with_retries(
             finished_at=time.time(),
         )
 
+    # A third-party judge that skips Judge.__init__ declares no secrets (its own key is still
+    # caught by redact's key shapes).
+    secrets: tuple[str, ...] = getattr(judge, "secrets", ())
     reason = ""
     start = time.perf_counter()
     for attempt in range(1, policy.max_attempts + 1):
@@ -169,7 +174,10 @@ async def call_with_retries(
                     reply = await judge.generate(prompt, sample=sample, question=question)
                 else:
                     reply = await judge.generate(prompt, sample=sample)
-        except FatalJudgeError:
+        except FatalJudgeError as e:
+            shown = redact(str(e), secrets)
+            if shown != str(e):
+                raise FatalJudgeError(shown) from None
             raise
         except JudgeError as e:
             reason, wait = str(e), e.retry_after
@@ -181,5 +189,5 @@ async def call_with_retries(
             status, reason = ("refused", reply.refused) if reply.refused is not None else ("ok", "")
             return record(status, reply.text, reason, attempt, reply.usage, reply.sent_audio_sha256)
         if attempt < policy.max_attempts:
-            await asyncio.sleep(policy.wait_for(wait, attempt, reason))
+            await asyncio.sleep(policy.wait_for(wait, attempt, redact(reason, secrets)))
     return record("error", None, reason, policy.max_attempts, {}, None)

@@ -55,6 +55,7 @@ from paraudit.runner.plan import (
     p_labels,
     plan_skips,
 )
+from paraudit.specs import redact
 from paraudit.stats.accuracy import CellTally, read_results
 
 __all__ = [
@@ -204,6 +205,11 @@ class Runner:
                 f"start-up check within --timeout {limit:g} s); check the server or raise "
                 "--timeout"
             ) from None
+        except FatalJudgeError as e:
+            shown = redact(str(e), getattr(judge, "secrets", ()))
+            if shown != str(e):  # the server echoed the key in its refusal
+                raise FatalJudgeError(shown) from None
+            raise
         self.notes += [f"{judge.label}: {n}" for n in judge.notes]
 
     def _check_plan(self, ds: Dataset) -> None:

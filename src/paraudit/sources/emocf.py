@@ -61,7 +61,7 @@ def _expected(value: Any, where: str) -> tuple[str, str]:
         if text.startswith("["):
             try:
                 value = json.loads(text)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 raise ParauditError(f"{where}: expected_emotions is not a list") from None
         else:
             value = [v for v in re.split(r"[/,;|]", text) if v.strip()]

@@ -59,7 +59,7 @@ def _turns(raw: Any, where: str) -> tuple[Turn, ...]:
 
         try:
             raw = json.loads(raw)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise ParauditError(f"{where}: turns is not a JSON list") from None
     if not isinstance(raw, list):
         raise ParauditError(f"{where}: turns must be a list")

@@ -88,6 +88,8 @@ def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 row = json.loads(line)
             except json.JSONDecodeError as e:
                 raise ParauditError(f"{path}:{n}: not valid JSON ({e.msg})") from None
+            except RecursionError:  # json recurses once per level: a 100,000-deep array
+                raise ParauditError(f"{path}:{n}: nested too deeply to be a record") from None
             if not isinstance(row, dict):
                 raise ParauditError(f"{path}:{n}: expected a JSON object per line")
             yield n, row

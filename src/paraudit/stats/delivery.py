@@ -34,6 +34,7 @@ sensitivity measures; this check is only about whether the audio arrived.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -101,7 +102,11 @@ class Count:
 
 
 def _number(x: Any) -> float | None:
-    return float(x) if isinstance(x, int | float) and not isinstance(x, bool) else None
+    """A count as stored; one outside physical bounds (negative, non-finite, beyond a billion:
+    a folder written before replies' usage was checked) counts as not reported."""
+    if not isinstance(x, int | float) or isinstance(x, bool):
+        return None
+    return float(x) if math.isfinite(x) and 0 <= x <= 1e9 else None
 
 
 def _gemini_audio(details: list[Any]) -> float:

@@ -12,6 +12,7 @@ import json
 import time
 from pathlib import Path
 
+from paraudit.items.guard import guard_output
 from paraudit.judges.base import BUILTIN_HOOKS, FatalJudgeError, Judge, JudgeError, Reply
 from paraudit.judges.identity import State
 from paraudit.judges.spec import JudgeSpec
@@ -49,6 +50,9 @@ class BuiltinJudge(Judge):
         self.delay = js.number("delay") or 0.0
         self.burn = js.number("burn") or 0.0
         self.calllog = js.options.get("calllog")
+        if self.calllog:
+            # calllog=S/items.jsonl once appended the log to the dataset being audited.
+            guard_output(Path(self.calllog), "calllog=")
         self.fail_rate = js.number("fail_rate") or 0.0
         fail_times = js.whole("fail_times")
         self.fail_times = 1 if fail_times is None else fail_times

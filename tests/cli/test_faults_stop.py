@@ -1,0 +1,139 @@
+"""Stopping (issue 30 item 2): `build starter` renders in worker processes; a first Ctrl-C (sent
+to the whole process group, as a terminal does) or a SIGTERM stops it within 2 s with one line
+saying what was kept and how to resume, and no worker process is left behind (each child seen
+before the signal is counted after it)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def _children(pid: int) -> set[int]:
+    """The pids of `pid`'s child processes (Linux /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found |= {int(c) for c in (task / "children").read_text().split()}
+        except OSError:
+            continue
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; only its exit status waits to be read
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+@pytest.mark.parametrize("how", ["sigint-group", "sigterm"])
+def test_build_starter_stops_at_once_and_leaves_no_worker(how: str, tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    out, cache = tmp_path / "out", tmp_path / "cache"  # a cold cache: minutes of rendering
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paraudit.cli.main", "build", "starter", "--out", str(out),
+         "--cache", str(cache)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        workers: set[int] = set()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers = _children(proc.pid)
+            if workers:
+                break
+            time.sleep(0.2)
+        assert workers, "the build started no render worker"
+        time.sleep(2)  # the workers are rendering
+        workers |= _children(proc.pid)
+        assert proc.poll() is None
+        t0 = time.monotonic()
+        if how == "sigint-group":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGTERM)
+        text, _ = proc.communicate(timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    time.sleep(0.5)
+    left = sorted(p for p in workers if _alive(p))
+    for p in left:  # never leave them to the test machine
+        os.kill(p, signal.SIGKILL)
+    shown = text.decode()
+    assert proc.returncode == 130, shown
+    assert took < 2.0, (took, shown)
+    assert not left, f"render workers left running: {left}"
+    lines = [line for line in shown.splitlines() if line.strip()]
+    assert lines[-1].startswith("interrupted: nothing was written to"), shown
+    assert "rerun the same command to resume" in lines[-1] and "Traceback" not in shown, shown
+    assert not out.exists() and not list(tmp_path.glob(".out*")), "half-written output left"
+
+
+@pytest.mark.parametrize("how", ["sigint-group", "sigterm"])
+def test_annotate_stops_at_once_with_a_request_left_open(how: str, tmp_path: Path) -> None:
+    """The listening test with a browser's connection still open (a request never finished):
+    Ctrl-C or SIGTERM stops it within 2 s, exit 130, one line naming the store to resume."""
+    pytest.importorskip("uvicorn", reason="the 'annotate' extra is not installed")
+    import socket
+
+    from paraudit.annotate.serve import free_port
+    from tests.conftest import make_dataset
+
+    make_dataset(tmp_path / "ds", tmp_path / "src", positional=True)
+    port = free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    store = tmp_path / "s.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paraudit.cli.main", "annotate", str(tmp_path / "ds"), "--store",
+         str(store), "--annotators", "a", "--per-annotator", "2", "--overlap", "1",
+         "--repeats", "0", "--catch", "0", "--port", str(port)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                conn = socket.create_connection(("127.0.0.1", port), timeout=1)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "never listened"
+                time.sleep(0.2)
+        with conn:
+            conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
+            time.sleep(0.5)
+            t0 = time.monotonic()
+            if how == "sigint-group":
+                os.killpg(proc.pid, signal.SIGINT)
+            else:
+                proc.send_signal(signal.SIGTERM)
+            text, _ = proc.communicate(timeout=30)
+            took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    shown = text.decode()
+    assert proc.returncode == 130 and took < 2.0, (proc.returncode, took, shown)
+    last = [line for line in shown.splitlines() if line.strip()][-1]
+    assert last.startswith("interrupted: every answer is saved in"), shown
+    assert "rerun the same command to resume" in " ".join(shown.split())
