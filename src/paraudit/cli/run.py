@@ -26,6 +26,7 @@ from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import Progress as RunProgress
 from paraudit.runner.run import RunConfig, Runner, RunOutcome, dry_run
+from paraudit.runner.served import served_lines
 
 SHORT_TASKS = {
     "single-turn-emotions": "single",
@@ -379,6 +380,9 @@ def run(
             outcome = execute_on_ray(lambda: execute(cfg), out, resume)
     if report is None or table:
         print_summary(outcome.table)
+    keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in outcome.table), 1)}
+    for line in served_lines(outcome.served, keys):
+        console.print(line, highlight=False, soft_wrap=True)
     if report is None:
         console.print(
             "verdicts, item-level 95 % intervals and order-consistent states: "

@@ -15,6 +15,7 @@ from paraudit.report.joined import joined_part
 from paraudit.report.null_audio import null_audio_part
 from paraudit.report.samples import samples_part
 from paraudit.report.scaffold import scaffold_part
+from paraudit.report.served import served_lines, served_part  # registry hook: served
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
@@ -67,6 +68,7 @@ def write_report(
     ]
     md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in summary.verdicts]
     md += ["\n## Audio delivery\n", *delivery_lines(summary)]
+    md += ["\n## Which model answered\n", *served_lines(summary)]  # registry hook: served
     tex: list[str] = []
     for name, fn in T.TABLES.items():
         table = fn(summary)
@@ -97,6 +99,7 @@ def write_report(
             null_audio_part(summary, out),
             invariance_part(summary, figdir),
             samples_part(summary, out),
+            served_part(summary, out),  # registry hook: served
         )
         if part
     ]

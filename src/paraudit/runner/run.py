@@ -55,6 +55,7 @@ from paraudit.runner.plan import (
     p_labels,
     plan_skips,
 )
+from paraudit.runner.served import ServedCounts
 from paraudit.stats.accuracy import CellTally, read_results
 
 __all__ = [
@@ -119,6 +120,8 @@ class Runner:
         """The run's spec once run() has claimed the folder."""
         self.call_keys = IDENTITY_KEYS
         """The formula of the folder's call keys (runner.keys), read when the run starts."""
+        self.served = ServedCounts()
+        """The models the replies say answered, per judge (the end-of-run line)."""
 
     async def _run_judge(
         self, ds: Dataset, judge: Judge, store: CallStore, out: RowWriter, tally: CellTally
@@ -179,10 +182,10 @@ class Runner:
         await engine.release(judge)
         return last_error
 
-    @staticmethod
-    def _keep(row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:
+    def _keep(self, row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:
         out.write(row)
         tally.add(row)
+        self.served.add(row)
         return row.reason if row.status == "error" else None
 
     async def _preflight(self, judge: Judge) -> None:
@@ -317,6 +320,7 @@ class Runner:
                             await self._run_judge(ds, judge, store, rows, tally) or last_error
                         )
                     outcome = RunOutcome.of(tally.table(), last_error, self.progress.calls_made)
+                    outcome = replace(outcome, served=self.served.as_dict())
                     rows.commit()
                 store.complete(
                     Completion(
@@ -382,6 +386,8 @@ class RunOutcome:
     calls_made: int
     """Judge calls this invocation made (the rest came from the store)."""
     already_complete: bool = False
+    served: dict[str, dict[str, int]] = field(default_factory=dict)
+    """judge → model the replies named → answers (runner.served; {} in older records)."""
     """The store recorded this very audit as finished, and results.jsonl is as written then."""
 
     @property
@@ -403,12 +409,13 @@ class RunOutcome:
         return cls(table, statuses, last_error, calls)
 
     def stored(self) -> dict[str, Any]:
-        return {"table": self.table, "last_error": self.last_error}
+        return {"table": self.table, "last_error": self.last_error, "served": self.served}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any], *, already_complete: bool) -> RunOutcome:
         made = cls.of(data["table"], data.get("last_error"), 0)
-        return cls(made.table, made.statuses, made.last_error, 0, already_complete)
+        served = data.get("served") or {}  # absent in records written before it
+        return cls(made.table, made.statuses, made.last_error, 0, already_complete, served)
 
 
 @functools.cache

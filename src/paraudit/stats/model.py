@@ -106,6 +106,9 @@ class Behaviour(BaseModel):
         # The invariance audit (stats/invariance.py), on a run over an invariance set:
         "flips on irrelevant changes",
         "not discriminating",
+        # Which model answered (stats/served.py): the reply's model field, the drift test.
+        "answered by another model",
+        "drifts during the run",
     ]
     text: str
     evidence: Estimate | None = None

@@ -48,6 +48,8 @@ judge × task:
 - `delivery`: per judge × task, the audio-delivery check (`stats/delivery.py`): calls that sent
   audio, how many the provider's usage counts audio for, none or far too few (flagged), not
   checked (no count in the usage), with the rate and its source.
+- `served`: per judge × task, the models the replies say answered and the drift test of
+  accuracy by call order (`stats/served.py`).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from typing import Any
 from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
+from paraudit.stats.analysis import GroupContext  # registry hook: served
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
@@ -67,6 +70,7 @@ from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.null_audio import null_audio_cells
 from paraudit.stats.samples import self_consistency
+from paraudit.stats.served import SERVED  # registry hook: served
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
 from paraudit.stats.units import (
@@ -97,6 +101,7 @@ SECTIONS = (
     "delivery",
     "null_audio",
     "self_consistency",
+    "served",  # registry hook: served
 )
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
@@ -184,7 +189,9 @@ class _Group:
         self.rows_seen = self.failed = 0
         self.null_rows: list[Row] = []
         self.sampled: list[Row] = []  # rows of a `?samples=N` judge (self-consistency)
+        self.served = SERVED.start(self.judge, self.task)  # registry hook: served
         for r in self.rows:
+            self.served.add(r)  # registry hook: served
             if r.probe == "N":  # null audio: its own section (stats/null_audio.py)
                 self.null_rows.append(r)
                 continue
@@ -597,6 +604,9 @@ def _summarize(
             s["not_above_chance"] = weak
         for p in rates["position_bias"]:
             p["direction"] = position_direction(p)
+        # registry hook: served
+        ctx = GroupContext(judge, task, len(g.sheet.items), replicates, seed, acc)
+        served = g.served.records(ctx)
         by_position: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for rec in positions:
             by_position[rec["cue"]].append(rec)
@@ -615,6 +625,7 @@ def _summarize(
             failed_calls=(g.failed, g.rows_seen),
             delivery=delivery.get((judge, task)),
             null_audio=nulls,
+            extra_behaviours=SERVED.behaviours(served, ctx),  # registry hook: served
         )
         out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
         out["accuracy"] += accuracy
@@ -635,6 +646,7 @@ def _summarize(
         sampled = self_consistency(g.sampled, replicates=replicates, seed=seed)
         intervals += len(sampled)
         out["self_consistency"] += sampled
+        out["served"] += served  # registry hook: served
     return {
         "schema": SCHEMA,
         "judges": sorted(judges),

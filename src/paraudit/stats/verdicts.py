@@ -127,6 +127,8 @@ class Evidence:
     """The audio-delivery check of this judge × task (stats/delivery.py), when it ran."""
     null_audio: list[Section] = field(default_factory=list)
     """Probe N's cells (stats/null_audio.py), each with `answers_without_audio`."""
+    extra_behaviours: list[Behaviour] = field(default_factory=list)  # registry hook: served
+    """What registered analyses name (stats/analysis.py: their `behaviours`)."""
 
     def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
         a = self.accuracy.get((probe, protocol, cue))
@@ -405,6 +407,7 @@ def verdict(ev: Evidence) -> Verdict:
     cued = cue_step(ev, cue, native)
     comps = components(ev)
     habits = behaviours(ev, cue) + delivery_behaviours(ev)
+    habits += ev.extra_behaviours  # registry hook: served
     diagnosis = _diagnosis(native, rec, cued, comps, habits)
     here = next((c for c in comps if c.cue == cue), None)
     steps = [native.text, rec.text if rec.ran else "", cued.text if cued.ran else ""]
@@ -428,6 +431,10 @@ def verdict(ev: Evidence) -> Verdict:
     lost = [h for h in habits if h.kind == "audio not delivered"]
     if lost:  # every figure above may rest on blind answers: the first line says so
         head += f" {lost[0].text[0].upper()}{lost[0].text[1:]}."
+    # registry hook: served — figures of another (or a changing) model: the first line says so
+    for h in habits:
+        if h.kind in ("answered by another model", "drifts during the run"):
+            head += f" {h.text[0].upper()}{h.text[1:]}."
     return Verdict(
         judge=ev.judge,
         task=ev.task,

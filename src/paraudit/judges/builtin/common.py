@@ -59,6 +59,10 @@ class BuiltinJudge(Judge):
     def state(self) -> State:
         return {"builtin": BUILTIN_VERSION}
 
+    def served(self) -> dict[str, str] | None:
+        # A built-in judge answers itself: its name is the model that answered.
+        return {"model": self.label}
+
     async def generate(
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
     ) -> Reply:

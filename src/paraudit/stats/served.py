@@ -1,0 +1,346 @@
+"""Which model answered: the served models per judge × task, and whether accuracy held still.
+
+Two questions, one unit (`SERVED`, an `Analysis`):
+
+1. **Who answered.** Every call records the model the provider's reply names (`model` in a chat
+   completion, Gemini's `modelVersion`, a local backend's loaded checkpoint; built-in judges
+   name themselves) with its system fingerprint, model version or revision where given. The
+   section lists them with their share of the answers. The verdict names "answered by another
+   model" when an answer came from a model that is not the one asked for (a dated snapshot of
+   the requested alias, `gpt-4o` → `gpt-4o-2024-08-06`, is the same model; `gpt-4o-mini` is
+   not), or when more than one model answered within the run. A changing fingerprint alone is
+   shown, not named: providers rotate them with routine deployments.
+
+2. **Did it drift.** Providers do not always say when they swap a model. Items are put in call
+   order (the minute their first call finished, ties in results order; in runs before call
+   times were stored, results order, which is plan order) and split into an early and a late
+   half. The statistic is the
+   late half's accuracy minus the early half's (scored rows of probes J, P, O, S: right over
+   answered, failed calls left out); its p value is a two-sided permutation test that shuffles
+   whole items between positions (items, not rows, are exchangeable under stationarity: an
+   item's rows share its difficulty). The verdict names "drifts during the run" at p <
+   `ALPHA` with at least `MIN_ITEMS` items. What a judge with no skill scores on it: nothing —
+   a random, always-first, deaf or skilled judge whose accuracy does not depend on when it was
+   asked has the same expected accuracy in both halves, and the test's false-alarm rate is
+   `ALPHA` whatever its accuracy (simulated over such judges in tests/stats/test_served.py).
+   It assumes the dataset's item order is not sorted by difficulty: a set listed easiest first
+   would read as drift (builders write items in source order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from paraudit.stats.analysis import Analysis, GroupContext, Record
+from paraudit.stats.model import Behaviour, Estimate
+from paraudit.stats.statrow import StatRow
+
+ALPHA = 0.01
+"""The drift test's level: one judge × task is one question among the verdict's many."""
+PERMUTATIONS = 2000
+MIN_ITEMS = 20
+"""Fewer items than this: no drift test (halves of under ten items say nothing)."""
+SCORED_PROBES = frozenset("JPOS")
+"""Probes with a right answer (T has none; N's is about null audio, its own section)."""
+QUARTERS = 4
+SNAPSHOT = re.compile(
+    r"(\d[\d.\-]*|v\d[\w.\-]*|preview([\-.][\w.\-]*)?|exp([\-.][\w.\-]*)?|latest)"
+)
+"""What may follow a requested alias and still name the same model (a date, a version)."""
+TEST = (
+    "early vs late half of the items in call order: late − early accuracy, two-sided "
+    f"permutation test over whole items ({PERMUTATIONS} permutations), drift at p < {ALPHA:g}"
+)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ModelShare(_Model):
+    """One model that answered (None: the reply did not say)."""
+
+    model: str | None
+    answers: int
+    """Rows answered by it (a failed call answered nothing and is not counted)."""
+    share: float
+    matches_requested: bool | None
+    """The requested model or a dated snapshot of it; None when the reply did not say."""
+    versions: list[str]
+    """Its system fingerprints, model versions or revisions seen (most answers first)."""
+    accuracy: float | None = None
+    """Scored rows answered by it: right over answered (shown when several models answered)."""
+    scored: int = 0
+    items: int = 0
+
+
+class Half(_Model):
+    items: int
+    scored: int
+    correct: int
+    accuracy: float | None
+
+
+class Stationarity(_Model):
+    """Accuracy by call order, and the drift test."""
+
+    order: str
+    """'call time' (calls' finish times) or 'results order' (runs before call times)."""
+    test: str
+    items: int
+    early: Half
+    late: Half
+    difference: float | None
+    """late − early accuracy."""
+    p_value: float | None
+    alpha: float
+    drift: bool
+    quarters: list[Half]
+    """Accuracy per quarter of the items in call order (descriptive)."""
+
+
+class ServedModels(_Model):
+    """The served-model section of one judge × task (summary.json `served`)."""
+
+    judge: str
+    task: str
+    items: int
+    requested: str
+    """The model the judge's spec asked for."""
+    answers: int
+    models: list[ModelShare]
+    other_model: bool
+    """Some answer came from a model that is not the requested one."""
+    changed: bool
+    """More than one model answered within the run."""
+    stationarity: Stationarity | None = None
+    """None when fewer than MIN_ITEMS items have scored rows."""
+
+
+def requested_model(judge: str) -> str:
+    """The model a judge label asks for: `openai:gpt-4o@http://…?temperature=0` → gpt-4o."""
+    head = judge.split("?", 1)[0]
+    model = head.split(":", 1)[1] if ":" in head else head
+    return model.split("@", 1)[0]
+
+
+def same_model(requested: str, served: str, judge: str = "") -> bool:
+    """Whether `served` is the requested model: equal (case aside, or the judge's own name, as
+    built-in judges report it), the same name under another organisation path, or a dated or
+    versioned snapshot of the requested alias."""
+    req, got = requested.lower().removesuffix("-latest"), served.lower()
+    if got in (req, requested.lower(), judge.split("?", 1)[0].lower()):
+        return True
+    if got.rsplit("/", 1)[-1] == req.rsplit("/", 1)[-1]:
+        return True
+    for sep in "-@:":
+        if got.startswith(req + sep) and SNAPSHOT.fullmatch(got[len(req) + 1 :]):
+            return True
+    return False
+
+
+def drift_test(
+    correct: np.ndarray, scored: np.ndarray, permutations: int = PERMUTATIONS, seed: int = 0
+) -> tuple[float | None, float | None]:
+    """(late − early accuracy, two-sided permutation p) of per-item counts in call order."""
+    n = len(scored)
+    half = n // 2
+    if n < 2 or scored[:half].sum() == 0 or scored[half:].sum() == 0:
+        return None, None
+
+    def diff(k: np.ndarray, s: np.ndarray) -> np.ndarray:
+        early = k[..., :half].sum(-1) / np.maximum(s[..., :half].sum(-1), 1)
+        late = k[..., half:].sum(-1) / np.maximum(s[..., half:].sum(-1), 1)
+        return np.asarray(late - early)
+
+    observed = float(diff(correct, scored))
+    rng = np.random.default_rng(seed)
+    perm = rng.random((permutations, n)).argsort(axis=1)
+    null = diff(correct[perm], scored[perm])
+    # The observed split counts as one permutation: p is never 0.
+    extreme = int(np.sum(np.abs(null) >= abs(observed) - 1e-12))
+    return observed, (1 + extreme) / (1 + permutations)
+
+
+def _half(k: np.ndarray, s: np.ndarray) -> Half:
+    total, right = int(s.sum()), int(k.sum())
+    return Half(
+        items=len(s), scored=total, correct=right, accuracy=right / total if total else None
+    )
+
+
+class ServedTally:
+    """Answers per (model, version), and per item its call order and scored counts."""
+
+    def __init__(self, judge: str, task: str) -> None:
+        self.judge, self.task = judge, task
+        self.answers: Counter[tuple[str | None, str | None]] = Counter()
+        self.model_scores: dict[str | None, list[int]] = {}
+        """model → [right, scored]."""
+        self.model_items: dict[str | None, set[str]] = {}
+        self.items: dict[str, list[float]] = {}
+        """item → [first call time, first row index, right, scored]."""
+        self.rows = 0
+        self.untimed = False
+        """A row without a call time: the whole group is ordered by results order."""
+
+    def add(self, row: StatRow) -> None:
+        self.rows += 1
+        if row.status == "error" or row.probe == "N":
+            return  # a failed call answered nothing; N rows are null audio's own section
+        model, version, minute = row.served_call or (None, None, None)
+        self.answers[(model, version)] += 1
+        if row.probe not in SCORED_PROBES:
+            return
+        score = self.model_scores.setdefault(model, [0, 0])
+        score[0] += row.correct
+        score[1] += 1
+        self.model_items.setdefault(model, set()).add(row.item_id)
+        at: float | None = minute
+        if at is None:
+            self.untimed = True
+            at = float("inf")
+        item = self.items.get(row.item_id)
+        if item is None:
+            self.items[row.item_id] = [at, float(self.rows), float(row.correct), 1.0]
+        else:
+            item[0] = min(item[0], at)
+            item[2] += row.correct
+            item[3] += 1
+
+    def records(self, ctx: GroupContext) -> list[Record]:
+        total = sum(self.answers.values())
+        if not total:
+            return []
+        requested = requested_model(self.judge)
+        by_model: Counter[str | None] = Counter()
+        versions: dict[str | None, Counter[str]] = {}
+        for (model, version), n in self.answers.items():
+            by_model[model] += n
+            if version is not None:
+                versions.setdefault(model, Counter())[version] += n
+        several = len([m for m in by_model if m is not None]) > 1
+        shares = []
+        for model, n in sorted(by_model.items(), key=lambda kv: (-kv[1], str(kv[0]))):
+            right, scored = self.model_scores.get(model, [0, 0])
+            shares.append(
+                ModelShare(
+                    model=model,
+                    answers=n,
+                    share=n / total,
+                    matches_requested=None
+                    if model is None
+                    else same_model(requested, model, self.judge),
+                    versions=[v for v, _ in (versions.get(model) or Counter()).most_common()],
+                    accuracy=right / scored if several and scored else None,
+                    scored=scored,
+                    items=len(self.model_items.get(model, ())),
+                )
+            )
+        section = ServedModels(
+            judge=self.judge,
+            task=self.task,
+            items=ctx.items,
+            requested=requested,
+            answers=total,
+            models=shares,
+            other_model=any(s.matches_requested is False for s in shares),
+            changed=several,
+            stationarity=self.stationarity(ctx.seed),
+        )
+        return [section.model_dump(mode="json")]
+
+    def stationarity(self, seed: int) -> Stationarity | None:
+        if len(self.items) < MIN_ITEMS:
+            return None
+        slot = 1 if self.untimed else 0
+        ordered = sorted(self.items.values(), key=lambda v: (v[slot], v[1]))
+        k = np.array([v[2] for v in ordered])
+        s = np.array([v[3] for v in ordered])
+        diff, p = drift_test(k, s, seed=seed)
+        half = len(s) // 2
+        cuts = np.linspace(0, len(s), QUARTERS + 1).astype(int)
+        return Stationarity(
+            order="results order" if self.untimed else "call time",
+            test=TEST,
+            items=len(s),
+            early=_half(k[:half], s[:half]),
+            late=_half(k[half:], s[half:]),
+            difference=diff,
+            p_value=p,
+            alpha=ALPHA,
+            drift=p is not None and p < ALPHA,
+            quarters=[_half(k[a:b], s[a:b]) for a, b in zip(cuts[:-1], cuts[1:], strict=True)],
+        )
+
+
+def _name(model: str | None) -> str:
+    return model if model is not None else "not said"
+
+
+def served_text(section: ServedModels) -> str:
+    """One line: the models that answered, with their shares."""
+    parts = [f"{_name(m.model)} {m.answers:,} ({m.share:.0%})" for m in section.models]
+    return f"answered by {', '.join(parts)}; asked for {section.requested}"
+
+
+def served_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Behaviour]:
+    """'answered by another model' (a model not asked for, or a change of model within the
+    run) and 'drifts during the run' (the stationarity test)."""
+    out: list[Behaviour] = []
+    for raw in records:
+        s = ServedModels.model_validate(raw)
+        named = [m for m in s.models if m.model is not None]
+        if s.other_model or s.changed:
+            others = [m for m in named if m.matches_requested is False] or named[1:]
+            n = sum(m.answers for m in others)
+            what = ", ".join(f"{m.model} on {m.answers:,}" for m in others)
+            via = "" if s.other_model else " (the model changed within the run)"
+            accs = [f"{_name(m.model)} {m.accuracy:.0%}" for m in named if m.accuracy is not None]
+            acc = f"; accuracy by model: {', '.join(accs)}" if len(accs) > 1 else ""
+            out.append(
+                Behaviour(
+                    kind="answered by another model",
+                    text=f"answered by another model: {what} of {s.answers:,} answers, asked "
+                    f"for {s.requested}{via}{acc}",
+                    evidence=Estimate(rate=n / s.answers, items=s.items),
+                )
+            )
+        st = s.stationarity
+        if st is not None and st.drift and st.difference is not None:
+            early, late = st.early.accuracy or 0.0, st.late.accuracy or 0.0
+            out.append(
+                Behaviour(
+                    kind="drifts during the run",
+                    text=f"drifts during the run: accuracy {early:.0%} on the early half of "
+                    f"the items in {st.order}, {late:.0%} on the late half (p = "
+                    f"{st.p_value:.3g}, permutation test over {st.items} items)",
+                    evidence=Estimate(rate=st.difference, items=st.items),
+                )
+            )
+    return out
+
+
+def served_line(records: Sequence[Record]) -> str:
+    """The end-of-run terminal line of one judge × task's section."""
+    s = ServedModels.model_validate(records[0])
+    return served_text(s)
+
+
+SERVED = Analysis(
+    name="served",
+    title="Which model answered",
+    start=ServedTally,
+    behaviours=served_behaviours,
+    report="paraudit.report.served:served_part",
+)
+
+
+def section_of(raw: dict[str, Any]) -> ServedModels:
+    return ServedModels.model_validate(raw)
