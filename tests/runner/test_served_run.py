@@ -298,3 +298,34 @@ def test_skilled_judge_behind_a_flaky_server_stays_reliable_after_resume(
     (served,) = summary.served
     assert [m.model for m in served.models] == ["test-model"] and not served.other_model
     assert served.stationarity is not None and not served.stationarity.drift
+
+
+def test_a_specialist_on_a_set_listed_by_contrast_is_not_called_drifting(
+    dataset: Path, tmp_path: Path
+) -> None:
+    """Right on every question of the first quarter of the dataset's items (one contrast,
+    listed first), a coin on the rest: asked in dataset order this would read as a judge
+    getting worse; the runner's seeded asking order keeps call order apart from it."""
+    plan = plan_instances(load_dataset(dataset), PLAN)
+    first = {f"st-{i}" for i in range(ITEMS // 4)}
+    item_of = {tuple(p.sha256 if isinstance(p, AudioPart) else p.text for p in i.prompt): i
+               for i in plan}  # fmt: skip
+
+    def specialist(body: dict[str, Any], reply: dict[str, Any]) -> None:
+        inst = item_of[_chat_key(body)]
+        right = inst.item_id in first or _coin(_chat_key(body), "coin") < 0.5
+        _set_answer(reply, _answer(str(inst.gold), right), "test-model")
+
+    with Loopback(models=("test-model",)) as srv:
+        srv.edit = specialist  # type: ignore[assignment]
+        rows = asyncio.run(
+            Runner(_cfg(dataset, tmp_path / "run", f"openai:test-model@{srv.url}/v1")).run()
+        )
+    asked = list(dict.fromkeys(r["item_id"] for r in rows))
+    assert sorted(asked) == sorted(f"st-{i}" for i in range(ITEMS))
+    assert asked != [f"st-{i}" for i in range(ITEMS)]  # not the dataset's order
+    summary = Summary.of(summarize(load_runs([tmp_path / "run"]), replicates=200))
+    (served,) = summary.served
+    assert served.stationarity is not None and served.stationarity.order == "call time"
+    assert not served.stationarity.drift, served.stationarity
+    assert "drifts during the run" not in {b.kind for b in summary.verdicts[0].behaviours}

@@ -1,5 +1,8 @@
 """The audit plan: items × probes × protocols × cues × presentations (× branches for pointwise).
 
+Items are asked in a seeded shuffled order (`asking_order`), every question of one item
+together.
+
 Pointwise questions are asked in both response orders; pairwise ones in both context orders
 (CA = branch 0 or branch 1) × both response orders. `orders="one"` asks one seeded draw of those
 per question instead.
@@ -7,6 +10,7 @@ per question instead.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -77,6 +81,28 @@ def limited_items(ds: Dataset, limit: int | None) -> list[AuditItem]:
     return out
 
 
+def asking_order(items: list[AuditItem], seed: int) -> list[AuditItem]:
+    """The items in the order they are asked: a seeded shuffle (each invariance twin right
+    after its original). Call order then carries no trace of dataset order, so accuracy by
+    call order measures drift in the judge, not the dataset's listing: a set listed contrast
+    by contrast, asked in that order, would make a judge good on the first contrast look as
+    if it got worse during the run (stats/served.py's drift test relies on this)."""
+    units: dict[str, list[AuditItem]] = {}
+    for item in items:
+        twin = split_twin(item.id)
+        units.setdefault(twin[0] if twin else item.id, []).append(item)
+
+    def rank(unit: str) -> bytes:
+        return hashlib.sha256(f"{seed}|{unit}".encode()).digest()
+
+    return [item for unit in sorted(units, key=rank) for item in units[unit]]
+
+
+def asked_items(ds: Dataset, spec: PlanSpec) -> list[AuditItem]:
+    """limited_items in asking order."""
+    return asking_order(limited_items(ds, spec.limit), spec.seed)
+
+
 def _asks(item: AuditItem, probe: Probe) -> bool:
     if is_twin(item):
         return probe == "J"  # an invariance twin asks one thing: the same J choice again
@@ -112,7 +138,7 @@ class _Question(NamedTuple):
 
 def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
     """What the plan asks, in plan order, before any prompt is built."""
-    for item in limited_items(ds, spec.limit):
+    for item in asked_items(ds, spec):
         for probe in spec.probes:
             if probe == "N":
                 yield from _null_questions(item, spec)
@@ -189,7 +215,7 @@ def iter_staging(
     """staging_instances, one at a time in plan order."""
     if "S" not in spec.probes:
         return
-    for item in limited_items(ds, spec.limit):
+    for item in asked_items(ds, spec):
         if not _asks(item, "S"):
             continue
         for protocol in spec.protocols:

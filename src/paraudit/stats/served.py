@@ -12,19 +12,20 @@ Two questions, one unit (`SERVED`, an `Analysis`):
    shown, not named: providers rotate them with routine deployments.
 
 2. **Did it drift.** Providers do not always say when they swap a model. Items are put in call
-   order (the minute their first call finished, ties in results order; in runs before call
-   times were stored, results order, which is plan order) and split into an early and a late
-   half. The statistic is the
-   late half's accuracy minus the early half's (scored rows of probes J, P, O, S: right over
-   answered, failed calls left out); its p value is a two-sided permutation test that shuffles
-   whole items between positions (items, not rows, are exchangeable under stationarity: an
-   item's rows share its difficulty). The verdict names "drifts during the run" at p <
-   `ALPHA` with at least `MIN_ITEMS` items. What a judge with no skill scores on it: nothing —
-   a random, always-first, deaf or skilled judge whose accuracy does not depend on when it was
-   asked has the same expected accuracy in both halves, and the test's false-alarm rate is
-   `ALPHA` whatever its accuracy (simulated over such judges in tests/stats/test_served.py).
-   It assumes the dataset's item order is not sorted by difficulty: a set listed easiest first
-   would read as drift (builders write items in source order).
+   order (the minute their first call finished, ties in results order) and split into an
+   early and a late half. The statistic is the late half's accuracy minus the early half's
+   (scored rows of probes J, P, O, S: right over answered, failed calls left out); its p value
+   is a two-sided permutation test that shuffles whole items between positions (items, not
+   rows, are exchangeable under stationarity: an item's rows share its difficulty). The runner
+   asks items in a seeded shuffled order (runner.plan.asking_order), so under stationarity
+   the item order is random by design and the test is exact even on a dataset listed contrast
+   by contrast. The verdict names "drifts during the run" at p < `ALPHA` with at least
+   `MIN_ITEMS` items, on runs that stored call times; older runs (asked in dataset order, no
+   call times) get the figures in results order and no verdict line. What a judge with no
+   skill scores on it: nothing — a random, always-first, deaf or skilled judge whose accuracy
+   does not depend on when it was asked has the same expected accuracy in both halves, and the
+   false-alarm rate is `ALPHA` whatever its accuracy (simulated over such judges, and a drifting
+   one for power, in tests/stats/test_served.py).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -313,7 +313,10 @@ def served_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Beha
                 )
             )
         st = s.stationarity
-        if st is not None and st.drift and st.difference is not None:
+        # Runs without call times were asked in dataset order: a change there may be the
+        # dataset's listing (asking_order), so it is shown, not named.
+        timed = st is not None and st.order == "call time"
+        if st is not None and timed and st.drift and st.difference is not None:
             early, late = st.early.accuracy or 0.0, st.late.accuracy or 0.0
             out.append(
                 Behaviour(
@@ -327,12 +330,6 @@ def served_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Beha
     return out
 
 
-def served_line(records: Sequence[Record]) -> str:
-    """The end-of-run terminal line of one judge × task's section."""
-    s = ServedModels.model_validate(records[0])
-    return served_text(s)
-
-
 SERVED = Analysis(
     name="served",
     title="Which model answered",
@@ -340,7 +337,3 @@ SERVED = Analysis(
     behaviours=served_behaviours,
     report="paraudit.report.served:served_part",
 )
-
-
-def section_of(raw: dict[str, Any]) -> ServedModels:
-    return ServedModels.model_validate(raw)
