@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -43,7 +44,7 @@ from paraudit.stats.statrow import StatRow
 
 ALPHA = 0.01
 """The drift test's level: one judge × task is one question among the verdict's many."""
-PERMUTATIONS = 2000
+PERMUTATIONS = 1000
 MIN_ITEMS = 20
 """Fewer items than this: no drift test (halves of under ten items say nothing)."""
 SCORED_PROBES = frozenset("JPOS")
@@ -154,15 +155,19 @@ def drift_test(
     if n < 2 or scored[:half].sum() == 0 or scored[half:].sum() == 0:
         return None, None
 
-    def diff(k: np.ndarray, s: np.ndarray) -> np.ndarray:
-        early = k[..., :half].sum(-1) / np.maximum(s[..., :half].sum(-1), 1)
-        late = k[..., half:].sum(-1) / np.maximum(s[..., half:].sum(-1), 1)
+    k_all, s_all = correct.sum(), scored.sum()
+
+    def diff(k_early: np.ndarray, s_early: np.ndarray) -> np.ndarray:
+        early = k_early / np.maximum(s_early, 1)
+        late = (k_all - k_early) / np.maximum(s_all - s_early, 1)
         return np.asarray(late - early)
 
-    observed = float(diff(correct, scored))
+    observed = float(diff(correct[:half].sum(), scored[:half].sum()))
     rng = np.random.default_rng(seed)
-    perm = rng.random((permutations, n)).argsort(axis=1)
-    null = diff(correct[perm], scored[perm])
+    # Each permutation needs only which items land in the early half: a random subset of
+    # `half` items (argpartition: linear, where a full shuffle sorts).
+    early = rng.random((permutations, n)).argpartition(half, axis=1)[:, :half]
+    null = diff(correct[early].sum(1), scored[early].sum(1))
     # The observed split counts as one permutation: p is never 0.
     extreme = int(np.sum(np.abs(null) >= abs(observed) - 1e-12))
     return observed, (1 + extreme) / (1 + permutations)
@@ -175,44 +180,65 @@ def _half(k: np.ndarray, s: np.ndarray) -> Half:
     )
 
 
+Call = tuple[str | None, str | None, int | None] | None
+"""A row's StatRow.served_call: (model, version, minute) or None."""
+INF = float("inf")
+
+
+def _model(call: Call) -> str | None:
+    return None if call is None else call[0]
+
+
 class ServedTally:
-    """Answers per (model, version), and per item its call order and scored counts."""
+    """Answers and scores per served call (model, version, minute: a few shared values per
+    run), and per item its first call minute, first row and scored counts. `add` runs once
+    per row of 500,000-row reports: it does the least per row and leaves the rest to
+    `records`."""
 
     def __init__(self, judge: str, task: str) -> None:
         self.judge, self.task = judge, task
-        self.answers: Counter[tuple[str | None, str | None]] = Counter()
-        self.model_scores: dict[str | None, list[int]] = {}
-        """model → [right, scored]."""
-        self.model_items: dict[str | None, set[str]] = {}
-        self.items: dict[str, list[float]] = {}
-        """item → [first call time, first row index, right, scored]."""
+        self.answers: dict[Call, int] = {}
+        self.scores: dict[Call, list[int]] = {}
+        """call → [right, scored]."""
+        self.items: dict[str, list[Any]] = {}
+        """item → [first call minute (inf: none), first row index, right, scored, its first
+        row's call]."""
+        self.mixed: set[tuple[Call, str]] = set()
+        """(call, item) for an item's rows whose call differs from its first row's."""
         self.rows = 0
-        self.untimed = False
-        """A row without a call time: the whole group is ordered by results order."""
 
     def add(self, row: StatRow) -> None:
         self.rows += 1
-        if row.status == "error" or row.probe == "N":
+        probe = row.probe
+        if probe == "N" or row.status == "error":
             return  # a failed call answered nothing; N rows are null audio's own section
-        model, version, minute = row.served_call or (None, None, None)
-        self.answers[(model, version)] += 1
-        if row.probe not in SCORED_PROBES:
+        call = row.served_call
+        answers = self.answers
+        answers[call] = answers.get(call, 0) + 1
+        if probe not in SCORED_PROBES:
             return
-        score = self.model_scores.setdefault(model, [0, 0])
-        score[0] += row.correct
+        correct = row.correct
+        score = self.scores.get(call)
+        if score is None:
+            score = self.scores[call] = [0, 0]
+        score[0] += correct
         score[1] += 1
-        self.model_items.setdefault(model, set()).add(row.item_id)
-        at: float | None = minute
-        if at is None:
-            self.untimed = True
-            at = float("inf")
         item = self.items.get(row.item_id)
         if item is None:
-            self.items[row.item_id] = [at, float(self.rows), float(row.correct), 1.0]
-        else:
-            item[0] = min(item[0], at)
-            item[2] += row.correct
-            item[3] += 1
+            minute = INF if call is None or call[2] is None else call[2]
+            self.items[row.item_id] = [minute, self.rows, correct, 1, call]
+            return
+        item[2] += correct
+        item[3] += 1
+        if call != item[4]:  # the same call tuple means the same minute: nothing to update
+            self.mixed.add((call, row.item_id))
+            if call is not None and call[2] is not None and call[2] < item[0]:
+                item[0] = call[2]
+
+    @property
+    def untimed(self) -> bool:
+        """Some answer has no call time: the whole group is ordered by results order."""
+        return any(c is None or c[2] is None for c in self.answers)
 
     def records(self, ctx: GroupContext) -> list[Record]:
         total = sum(self.answers.values())
@@ -221,14 +247,23 @@ class ServedTally:
         requested = requested_model(self.judge)
         by_model: Counter[str | None] = Counter()
         versions: dict[str | None, Counter[str]] = {}
-        for (model, version), n in self.answers.items():
+        for call, n in self.answers.items():
+            model = _model(call)
             by_model[model] += n
-            if version is not None:
-                versions.setdefault(model, Counter())[version] += n
+            if call is not None and call[1] is not None:
+                versions.setdefault(model, Counter())[call[1]] += n
+        scores: dict[str | None, list[int]] = {}
+        for call, (right, scored) in self.scores.items():
+            got = scores.setdefault(_model(call), [0, 0])
+            got[0] += right
+            got[1] += scored
+        pairs = {(_model(v[4]), item) for item, v in self.items.items()}
+        pairs |= {(_model(call), item) for call, item in self.mixed}
+        items_of = Counter(model for model, _ in pairs)
         several = len([m for m in by_model if m is not None]) > 1
         shares = []
         for model, n in sorted(by_model.items(), key=lambda kv: (-kv[1], str(kv[0]))):
-            right, scored = self.model_scores.get(model, [0, 0])
+            right, scored = scores.get(model, [0, 0])
             shares.append(
                 ModelShare(
                     model=model,
@@ -240,7 +275,7 @@ class ServedTally:
                     versions=[v for v, _ in (versions.get(model) or Counter()).most_common()],
                     accuracy=right / scored if several and scored else None,
                     scored=scored,
-                    items=len(self.model_items.get(model, ())),
+                    items=items_of[model],
                 )
             )
         section = ServedModels(
@@ -259,15 +294,15 @@ class ServedTally:
     def stationarity(self, seed: int) -> Stationarity | None:
         if len(self.items) < MIN_ITEMS:
             return None
-        slot = 1 if self.untimed else 0
-        ordered = sorted(self.items.values(), key=lambda v: (v[slot], v[1]))
+        untimed = self.untimed
+        ordered = sorted(self.items.values(), key=lambda v: (v[1] if untimed else v[0], v[1]))
         k = np.array([v[2] for v in ordered])
         s = np.array([v[3] for v in ordered])
         diff, p = drift_test(k, s, seed=seed)
         half = len(s) // 2
         cuts = np.linspace(0, len(s), QUARTERS + 1).astype(int)
         return Stationarity(
-            order="results order" if self.untimed else "call time",
+            order="results order" if untimed else "call time",
             test=TEST,
             items=len(s),
             early=_half(k[:half], s[:half]),
