@@ -329,3 +329,31 @@ def test_a_specialist_on_a_set_listed_by_contrast_is_not_called_drifting(
     assert served.stationarity is not None and served.stationarity.order == "call time"
     assert not served.stationarity.drift, served.stationarity
     assert "drifts during the run" not in {b.kind for b in summary.verdicts[0].behaviours}
+
+
+def test_the_end_of_run_terminal_line_names_the_fallback(dataset: Path, tmp_path: Path) -> None:
+    """`paraudit run` (the real CLI): the models that answered, and that one was not asked for;
+    `--report` puts it in the verdict's headline too."""
+    from typer.testing import CliRunner
+
+    from paraudit.cli.main import app
+
+    seen = [0]
+    lock = threading.Lock()
+
+    def route(body: dict[str, Any], reply: dict[str, Any]) -> None:
+        with lock:
+            seen[0] += 1
+            reply["model"] = "test-model-mini" if seen[0] > 12 else "test-model-2024-08-06"
+
+    with Loopback(models=("test-model",)) as srv:
+        srv.edit = route  # type: ignore[assignment]
+        args = ["run", str(dataset), "--judge", f"openai:test-model@{srv.url}/v1"]
+        args += ["--out", str(tmp_path / "r"), "--probes", "J", "--protocols", "pointwise"]
+        args += ["--cues", "none", "--limit", "6", "--concurrency", "1"]
+        r = CliRunner().invoke(app, [*args, "--report", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    out = " ".join(r.output.split())
+    assert "J1 answered by: test-model-2024-08-06 12, test-model-mini 12 (of 24 answers)" in out
+    assert "not the requested test-model" in out
+    assert "Answered by another model: test-model-mini on 12 of 24 answers" in out

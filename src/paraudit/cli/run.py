@@ -228,7 +228,12 @@ def run(
         help="A quick trial: the first N items of each task.",
         rich_help_panel=ASK,
     ),
-    seed: int = typer.Option(0, metavar="N", help="Seed for --orders one.", rich_help_panel=ASK),
+    seed: int = typer.Option(
+        0,
+        metavar="N",
+        help="Seed for --orders one and the order items are asked in.",
+        rich_help_panel=ASK,
+    ),
     extend: bool = typer.Option(
         False,
         "--extend",
