@@ -107,3 +107,16 @@ def test_items_are_asked_in_a_seeded_shuffled_order() -> None:
     assert once != [i.id for i in items[:30]] + [items[30].id]
     assert once != [i.id for i in asking_order(items, 1)]  # type: ignore[arg-type]
     assert once[once.index("st-3") + 1] == f"st-3{MARK}louder"
+
+
+def test_the_runner_asks_in_asking_order_and_the_listed_plan_keeps_dataset_order(
+    tiny_dataset: Path,
+) -> None:
+    from paraudit.runner.plan import iter_instances
+
+    ds = load_dataset(tiny_dataset)
+    spec = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
+    listed = list(dict.fromkeys(i.item_id for i in iter_instances(ds, spec)))
+    asked = list(dict.fromkeys(i.item_id for i in iter_instances(ds, spec, asking=True)))
+    assert listed == [i.id for i in ds.items]
+    assert sorted(asked) == sorted(listed)

@@ -149,7 +149,7 @@ class Runner:
             phase = Phase(ds, instances, store, bulk, self.progress, self.on_progress)
             return await engine.answer_ahead(judge, phase)
 
-        failed = await answer_ahead(iter_instances(ds, plan))
+        failed = await answer_ahead(iter_instances(ds, plan, asking=True))
         if failed is None:
             judge.calibrate(ds)
         asker = Asker(
@@ -167,7 +167,8 @@ class Runner:
         # The judge's perception answers, which Staging asks about: one per (item, branch,
         # cue), from whichever order ran (the "ab" one when both did).
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
-        async for inst, row in asker.rows(iter_instances(ds, plan)):
+        # Items in asking order (runner.plan.asking_order): call order is not dataset order.
+        async for inst, row in asker.rows(iter_instances(ds, plan, asking=True)):
             last_error = self._keep(row, out, tally) or last_error
             if inst.probe == "P" and row.pred is not None and inst.branch is not None:
                 k = (inst.item_id, inst.branch, inst.cue)
@@ -176,8 +177,9 @@ class Runner:
                     preds[k] = p_labels(inst, row.pred, own)
         check_token_budget(judge.label, tpm, iter_staging(ds, plan, preds))
         self.progress.total += sum(1 for _ in iter_staging(ds, plan, preds))
-        asker.failed_earlier = await answer_ahead(iter_staging(ds, plan, preds)) or {}
-        async for _, row in asker.rows(iter_staging(ds, plan, preds)):
+        staged = iter_staging(ds, plan, preds, asking=True)
+        asker.failed_earlier = await answer_ahead(staged) or {}
+        async for _, row in asker.rows(iter_staging(ds, plan, preds, asking=True)):
             last_error = self._keep(row, out, tally) or last_error
         await engine.release(judge)
         return last_error
