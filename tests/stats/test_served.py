@@ -107,6 +107,7 @@ def test_requested_and_same_model() -> None:
     assert same_model("gemini-1.5-pro-latest", "gemini-1.5-pro-002")
     assert same_model("Qwen/Qwen2-Audio-7B-Instruct", "/models/Qwen2-Audio-7B-Instruct")
     assert same_model("random", "builtin:random", "builtin:random")
+    assert same_model("random", "builtin:random", "builtin:random?seed=1&calllog=/x")
     assert not same_model("gpt-4o", "gpt-4o-mini")
     assert not same_model("gpt-4o", "gpt-4o-mini-2024-07-18")
     assert not same_model("gemini-2.5-pro", "gemini-2.5-flash")

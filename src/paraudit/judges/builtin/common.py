@@ -60,8 +60,9 @@ class BuiltinJudge(Judge):
         return {"builtin": BUILTIN_VERSION}
 
     def served(self) -> dict[str, str] | None:
-        # A built-in judge answers itself: its name is the model that answered.
-        return {"model": self.label}
+        # A built-in judge answers itself: its name (backend and model, options aside) is
+        # the model that answered.
+        return {"model": self.judge_spec.head}
 
     async def generate(
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
