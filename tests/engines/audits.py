@@ -12,10 +12,12 @@ from paraudit.runner.run import RunConfig, Runner
 
 
 def rows_without_latency(out: Path) -> list[dict[str, Any]]:
-    """results.jsonl's rows minus latency, the one field two equal runs may differ in."""
+    """results.jsonl's rows minus latency and call time, the fields two equal runs may
+    differ in."""
     rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
     for r in rows:
         r.pop("latency_s")
+        r.pop("finished_at", None)
     return rows
 
 

@@ -66,6 +66,10 @@ class Loopback:
         text-only counts)."""
         self.gemini_usage: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         """generateContent: the `usageMetadata` to report for a request body."""
+        self.edit: Callable[[dict[str, Any], dict[str, Any]], Scripted | None] | None = None
+        """Called with each chat/generate request's body and the default reply, which it may
+        change (the answer, the reply's `model`); a Scripted it returns is sent instead (a
+        status, Retry-After). Used when the script queue is empty."""
         self.requests: list[dict[str, Any]] = []
         self.uploads: dict[str, bytes] = {}
         self.session_ids = itertools.count()
@@ -223,6 +227,8 @@ class Loopback:
                     }
                 else:
                     s, default = Scripted(status=404), {"error": {"message": "no route"}}
+                if outer.edit is not None and s == Scripted():
+                    s = outer.edit(body, default) or s
                 self._send(s, default)
 
         self.server = _Server(("127.0.0.1", 0), Handler)

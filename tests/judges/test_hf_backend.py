@@ -41,6 +41,8 @@ def test_full_audit_through_hf(build: Any, starter_small: Path, tmp_path: Path) 
     assert len(rows) == n and runner.progress.calls_made == n
     assert {r["status"] for r in rows} <= {"ok", "unparsed"}  # gibberish is unparsed, never a crash
     assert all(r["raw"] is not None and r["reason"] for r in rows if r["status"] == "unparsed")
+    # Who answered: the checkpoint the backend loaded, per row.
+    assert {r["served"]["model"] for r in rows} == {str(model_dir)}
     import sqlite3
 
     usage = [

@@ -40,16 +40,18 @@ def test_version0_file_is_migrated_and_keeps_its_calls(tmp_path: Path) -> None:
     path = tmp_path / "calls.sqlite"
     _version0_file(path)
     store = CallStore(path)
-    assert store.version == VERSION == 3
+    assert store.version == VERSION == 4
     finished = store.finished()
     assert set(finished) == {"k1"}  # error calls are retried, not reused
     assert finished["k1"].raw == '{"pred": "R1"}' and finished["k1"].audio_sent == ["abc"]
     assert finished["k1"].prompt is None  # not recorded before version 2
+    assert finished["k1"].served is None  # not recorded before version 4
     prompt = [{"text": "which?"}, {"audio": "abc"}]
     store.put(CallRecord("k3", "builtin:random", "ok", "x", "", 0.1, 1, {}, ["abc"], prompt=prompt))
     store.close()
     again = CallStore(path)
     assert again.finished()["k3"].prompt == prompt
+    assert again.finished()["k3"].served is None
     assert {r.key for r in again.records()} == {"k1", "k2", "k3"}
     raw = sqlite3.connect(path).execute("SELECT prompt FROM calls WHERE key='k3'").fetchone()
     assert json.loads(raw[0]) == prompt
@@ -110,3 +112,13 @@ def test_completion_round_trip(tmp_path: Path) -> None:
 
 def _rec(key: str, status: str) -> CallRecord:
     return CallRecord(key, "builtin:random", status, f"r-{key}", "", 0.1, 1, {}, [])
+
+
+def test_served_model_is_stored_and_read_back(tmp_path: Path) -> None:
+    """Version 4: who answered, per call, beside the answer (and in a streamed lookup)."""
+    store = CallStore(tmp_path / "calls.sqlite")
+    served = {"model": "gpt-4o-mini-2024-07-18", "system_fingerprint": "fp_1"}
+    store.put(CallRecord("k", "openai:gpt-4o", "ok", "x", "", 0.1, 1, {}, [], served=served))
+    assert store.finished()["k"].served == served
+    assert store.finished_among(["k"])["k"].served == served
+    store.close()

@@ -12,6 +12,7 @@ import pytest
 
 import paraudit.runner.run as run_module
 from paraudit.runfolder import CALLS, CallStore
+from paraudit.runfolder.calls import VERSION
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig, Runner, RunOutcome
 
@@ -105,7 +106,7 @@ def test_extend_is_not_a_finished_audit(tiny_dataset: Path, tmp_path: Path) -> N
     assert judges == {"builtin:random", "builtin:first"}
     store = CallStore(out / CALLS)
     try:
-        assert store.version == 3
+        assert store.version == VERSION
     finally:
         store.close()
 

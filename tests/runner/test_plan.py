@@ -88,3 +88,35 @@ def test_limit_takes_the_first_n_items_of_each_task(tiny_dataset: Path) -> None:
     assert staged and staged <= {"st-1", "pos-1"}
     everything = {i.item_id for i in plan_instances(ds, replace(ALL, limit=2))}
     assert everything == {"st-1", "st-2", "pos-1", "pos-2"}
+
+
+def test_items_are_asked_in_a_seeded_shuffled_order() -> None:
+    """Call order must not follow the dataset's listing (stats/served.py's drift test); each
+    invariance twin is asked right after its original."""
+    from paraudit.items.twins import MARK
+    from paraudit.runner.plan import asking_order
+
+    class _Item:
+        def __init__(self, id: str) -> None:
+            self.id = id
+
+    items = [_Item(f"st-{i}") for i in range(30)] + [_Item(f"st-3{MARK}louder")]
+    once = [i.id for i in asking_order(items, 0)]  # type: ignore[arg-type]
+    assert sorted(once) == sorted(i.id for i in items)
+    assert once == [i.id for i in asking_order(items, 0)]  # type: ignore[arg-type]
+    assert once != [i.id for i in items[:30]] + [items[30].id]
+    assert once != [i.id for i in asking_order(items, 1)]  # type: ignore[arg-type]
+    assert once[once.index("st-3") + 1] == f"st-3{MARK}louder"
+
+
+def test_the_runner_asks_in_asking_order_and_the_listed_plan_keeps_dataset_order(
+    tiny_dataset: Path,
+) -> None:
+    from paraudit.runner.plan import iter_instances
+
+    ds = load_dataset(tiny_dataset)
+    spec = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))
+    listed = list(dict.fromkeys(i.item_id for i in iter_instances(ds, spec)))
+    asked = list(dict.fromkeys(i.item_id for i in iter_instances(ds, spec, asking=True)))
+    assert listed == [i.id for i in ds.items]
+    assert sorted(asked) == sorted(listed)

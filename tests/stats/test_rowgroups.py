@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from paraudit.report.build import load_groups, load_runs
@@ -34,8 +35,8 @@ def test_summary_from_groups_equals_summary_from_rows(tiny_dataset: Path, tmp_pa
     assert by_groups == summarize(stat_rows(full), replicates=200, delivery=groups.delivery.cells())
     # The rows a group yields are the full rows' statistical fields.
     # (`agreement`, `draw_hits`, `reask` are derived from a sampled row's draws, `shape` from an
-    # unparsed row's reply: none here, and no such key.)
-    derived = ("agreement", "shape", "draw_hits", "reask")
+    # unparsed row's reply, `served_call` from the row's `served` and `finished_at`: no such keys.)
+    derived = ("agreement", "shape", "draw_hits", "reask", "served_call")
     keep = sorted((*(f for f in FIELDS if f not in derived), "judge", "task"))
     assert sorted(repr([(k, getattr(r, k)) for k in keep]) for r in groups.rows()) == sorted(
         repr([(k, r[k]) for k in keep]) for r in full
@@ -69,6 +70,13 @@ def test_trailing_none_fields_are_not_stored(tiny_dataset: Path, tmp_path: Path)
     unsampled one) cost no memory; the rows handed out still have them (compared with the
     full rows above)."""
     out = _run(tiny_dataset, tmp_path / "r", ["builtin:random"])
+    # A row of this run ends at `served_call` (who answered, when): every field is stored.
+    assert {len(v) for g in read_groups(out) for v in g._rows} == {len(FIELDS)}
+    # As an older run wrote them (no `served`, no `finished_at`), the optional tail is dropped.
+    lines = (out / "results.jsonl").read_text().splitlines()
+    old = [{k: v for k, v in json.loads(x).items() if k not in ("served", "finished_at")}
+           for x in lines]  # fmt: skip
+    (out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in old))
     stored = [values for group in read_groups(out) for values in group._rows]
     assert stored and all(values[-1] is not None for values in stored)
     # pointwise rows end at `correct`, pairwise ones at `context_order` (no N row: no asks/null)

@@ -27,6 +27,7 @@ from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import Progress as RunProgress
 from paraudit.runner.run import RunConfig, Runner, RunOutcome, dry_run
+from paraudit.runner.served import served_lines
 
 SHORT_TASKS = {
     "single-turn-emotions": "single",
@@ -235,7 +236,12 @@ def run(
         help="A quick trial: the first N items of each task.",
         rich_help_panel=ASK,
     ),
-    seed: int = typer.Option(0, metavar="N", help="Seed for --orders one.", rich_help_panel=ASK),
+    seed: int = typer.Option(
+        0,
+        metavar="N",
+        help="Seed for --orders one and the order items are asked in.",
+        rich_help_panel=ASK,
+    ),
     extend: bool = typer.Option(
         False,
         "--extend",
@@ -393,6 +399,9 @@ def run(
             outcome = execute_on_ray(lambda: execute(cfg), out, resume)
     if report is None or table:
         print_summary(outcome.table)
+    keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in outcome.table), 1)}
+    for line in served_lines(outcome.served, keys):
+        console.print(line, highlight=False, soft_wrap=True)
     if report is None:
         console.print(
             "verdicts, item-level 95 % intervals and order-consistent states: "

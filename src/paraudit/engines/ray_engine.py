@@ -109,6 +109,9 @@ class RayJudge(Judge):
     def state(self) -> State:
         return self.inner.state()  # a proxy: the real judge's declared state
 
+    def served(self) -> dict[str, str] | None:
+        return self.inner.served()  # who answers when a reply does not say: the real judge
+
     def describe(self) -> dict[str, Any]:
         o = self.engine.options
         return {

@@ -40,6 +40,11 @@ class Reply:
     usage: dict[str, Any] = field(default_factory=dict)
     sent_audio_sha256: tuple[str, ...] | None = None
     """sha256 of each audio part's bytes as actually sent (backends that send audio set it)."""
+    served: dict[str, str] | None = None
+    """Who answered, as the provider says: `model` (the reply's model field, Gemini's model
+    version, a local backend's loaded checkpoint) and, where the API gives one,
+    `system_fingerprint` or `model_version`. Recorded per call (calls.sqlite, results.jsonl),
+    never part of a call key: the same question asked again is the same call."""
 
 
 class JudgeError(Exception):
@@ -125,6 +130,10 @@ class Judge(ABC):
     async def preflight(self) -> None:  # noqa: B027 - optional hook
         """Optional: check the configuration once (key, model, reachability) before any call;
         raise FatalJudgeError with a clear message when it cannot work."""
+
+    def served(self) -> dict[str, str] | None:
+        """Who answers when a reply does not say (a built-in judge: itself); None: unknown."""
+        return None
 
     def describe(self) -> dict[str, Any]:
         """What run.json records about this judge: its identity as structure and what else an

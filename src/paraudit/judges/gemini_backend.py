@@ -9,6 +9,7 @@ with its reason.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from paraudit.errors import MissingExtraError
@@ -153,6 +154,13 @@ class GeminiJudge(Judge):
             usage["joined"] = info.as_usage()
         if resp.usage_metadata is not None:
             usage.update(checked_usage(resp.usage_metadata.model_dump(exclude_none=True)))
+        # The model version Gemini says answered (`modelVersion`): an alias such as "-latest"
+        # names a moving model, and only the reply says which one it was this time.
+        version = getattr(resp, "model_version", None)
+        reply = self._reply(resp, usage, sent)
+        return replace(reply, served={"model": str(version)}) if version else reply
+
+    def _reply(self, resp: Any, usage: dict[str, Any], sent: tuple[str, ...]) -> Reply:
         feedback = resp.prompt_feedback
         if feedback is not None and feedback.block_reason is not None:
             return Reply(

@@ -212,8 +212,19 @@ class HFJudge(Judge):
             }
             if info is not None:
                 usage["joined"] = info.as_usage()
-            replies.append(Reply(text, usage=usage))
+            replies.append(Reply(text, usage=usage, served=self.checkpoint))
         return replies
+
+    @property
+    def checkpoint(self) -> dict[str, str]:
+        """The checkpoint loaded: its path or hub id and, when the hub gave one, its commit
+        (a hub id without a pinned revision loads whatever the cache holds)."""
+        config = getattr(self.model, "config", None)
+        found = {"model": str(getattr(config, "_name_or_path", None) or self.model_id)}
+        commit = getattr(config, "_commit_hash", None)
+        if commit:
+            found["revision"] = str(commit)
+        return found
 
     def generation_kwargs(self) -> dict[str, Any]:
         """Greedy unless a temperature above 0 is given. The full Qwen2.5-Omni model samples

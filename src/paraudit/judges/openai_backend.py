@@ -224,8 +224,28 @@ def chat_reply(body: str, sent: tuple[str, ...]) -> Reply:
     if not choices:
         # No answer at all is a failed call (retried, then an error row), not a refusal.
         raise JudgeError("empty response (the server returned no choices)")
+    served = served_by(data)
     if msg.get("refusal"):
-        return Reply(content, refused=str(msg["refusal"]), usage=usage, sent_audio_sha256=sent)
+        return Reply(
+            content,
+            refused=str(msg["refusal"]),
+            usage=usage,
+            sent_audio_sha256=sent,
+            served=served,
+        )
     if first.get("finish_reason") == "content_filter":
-        return Reply(content, refused="content filter", usage=usage, sent_audio_sha256=sent)
-    return Reply(content, usage=usage, sent_audio_sha256=sent)
+        return Reply(
+            content, refused="content filter", usage=usage, sent_audio_sha256=sent, served=served
+        )
+    return Reply(content, usage=usage, sent_audio_sha256=sent, served=served)
+
+
+SERVED_FIELDS = ("model", "system_fingerprint")
+"""What a chat completion says about who answered: a gateway may route a request for one model
+to another, and only the reply's `model` field tells."""
+
+
+def served_by(data: dict[str, Any]) -> dict[str, str] | None:
+    """The reply's `model` and `system_fingerprint` (those it has, as text), or None."""
+    found = {k: str(data[k]) for k in SERVED_FIELDS if data.get(k) not in (None, "")}
+    return found or None

@@ -135,8 +135,21 @@ class VLLMJudge(Judge):
             }
             if info is not None:
                 usage["joined"] = info.as_usage()
-            replies.append(Reply(o.outputs[0].text, usage=usage, sent_audio_sha256=s))
+            replies.append(
+                Reply(o.outputs[0].text, usage=usage, sent_audio_sha256=s, served=self.checkpoint)
+            )
         return replies
+
+    @property
+    def checkpoint(self) -> dict[str, str]:
+        """The checkpoint the engine loaded (its model path or id, and revision if pinned)."""
+        engine = getattr(self.llm, "llm_engine", None)
+        config = getattr(engine, "model_config", None)
+        found = {"model": str(getattr(config, "model", None) or self.model_id)}
+        revision = getattr(config, "revision", None)
+        if revision:
+            found["revision"] = str(revision)
+        return found
 
     async def generate(
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None

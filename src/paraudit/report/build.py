@@ -14,6 +14,7 @@ from paraudit.report.generators import generator_part
 from paraudit.report.invariance import invariance_part
 from paraudit.report.joined import joined_part
 from paraudit.report.scaffold import scaffold_part
+from paraudit.report.served import served_lines
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.analyses import ANALYSES
 from paraudit.stats.invariance import attach, invariance_sections
@@ -70,6 +71,7 @@ def write_report(
     ]
     md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in summary.verdicts]
     md += ["\n## Audio delivery\n", *delivery_lines(summary)]
+    md += ["\n## Which model answered\n", *served_lines(summary)]
     tex: list[str] = []
     for name, fn in T.TABLES.items():
         table = fn(summary)

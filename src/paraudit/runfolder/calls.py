@@ -50,6 +50,9 @@ MIGRATIONS: tuple[str, ...] = (
       finished_at REAL NOT NULL
     );
     """,
+    # 3 → 4: who answered, as the provider says (JSON: `model`, and `system_fingerprint` or
+    # `model_version` where the API gives one); NULL for calls stored before it was recorded.
+    "ALTER TABLE calls ADD COLUMN served TEXT;",
 )
 VERSION = len(MIGRATIONS)
 
@@ -76,6 +79,9 @@ class CallRecord:
     """The prompt's parts in order ({"text": …} or {"audio": sha256}); None for calls stored
     before schema version 2."""
     finished_at: float = 0.0
+    served: dict[str, str] | None = None
+    """Who answered, as the reply says (judges.base.Reply.served); None when the provider
+    said nothing or the call was stored before schema version 4."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,8 @@ def _batches(keys: list[str]) -> Iterator[tuple[list[str], str]]:
 
 
 COLUMNS = (
-    "key, judge, status, raw, reason, latency_s, attempts, usage, audio_sha, prompt, finished_at"
+    "key, judge, status, raw, reason, latency_s, attempts, usage, audio_sha, prompt, finished_at, "
+    "served"
 )
 
 # COLUMNS without the prompt, which is NULL in its place.
@@ -127,6 +134,7 @@ def _record(r: tuple[Any, ...]) -> CallRecord:
         audio_sent=json.loads(r[8] or "[]"),
         prompt=json.loads(r[9]) if r[9] else None,
         finished_at=r[10] or 0.0,
+        served=json.loads(r[11]) if r[11] else None,
     )
 
 
@@ -249,7 +257,7 @@ class CallStore:
     def put(self, rec: CallRecord) -> None:
         with self._lock:
             self._db.execute(
-                f"INSERT OR REPLACE INTO calls ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT OR REPLACE INTO calls ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     rec.key,
                     rec.judge,
@@ -262,6 +270,7 @@ class CallStore:
                     json.dumps(rec.audio_sent),
                     json.dumps(rec.prompt) if rec.prompt is not None else None,
                     rec.finished_at or time.time(),
+                    json.dumps(rec.served) if rec.served is not None else None,
                 ),
             )
 

@@ -73,6 +73,12 @@ class ResultRow(BaseModel):
     """Probe N only: the question asked with null audio, P or J (absent in older rows)."""
     null: str | None = None
     """Probe N only: what replaced the context clips, silence or noise."""
+    served: dict[str, str] | None = None
+    """Who answered, as the provider's reply says (`model`; `system_fingerprint`,
+    `model_version` or `revision` where given); None when it said nothing, and in older rows."""
+    finished_at: float | None = None
+    """When the call finished (Unix seconds; the stationarity check orders calls by it); None
+    in older rows."""
 
 
 def read_rows(run_dir: Path) -> list[ResultRow]:

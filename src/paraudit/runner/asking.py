@@ -278,4 +278,6 @@ def result_row(
         options=inst.options,
         asks=inst.asks,
         null=inst.null,
+        served=stored.served,
+        finished_at=stored.finished_at or None,
     )

@@ -141,6 +141,7 @@ async def call_with_retries(
         attempts: int,
         usage: dict[str, Any],
         sent: tuple[str, ...] | None,
+        served: dict[str, str] | None = None,
     ) -> CallRecord:
         return CallRecord(
             key=key if key is not None else call_key(judge, prompt, sample),
@@ -158,6 +159,7 @@ async def call_with_retries(
             else [p.sha256 for p in prompt if isinstance(p, AudioPart)],
             prompt=prompt_record(prompt),
             finished_at=time.time(),
+            served=served,
         )
 
     # A third-party judge that skips Judge.__init__ declares no secrets (its own key is still
@@ -187,7 +189,10 @@ async def call_with_retries(
             reason, wait = f"{type(e).__name__}: {e}", None
         else:
             status, reason = ("refused", reply.refused) if reply.refused is not None else ("ok", "")
-            return record(status, reply.text, reason, attempt, reply.usage, reply.sent_audio_sha256)
+            served = reply.served if reply.served is not None else judge.served()
+            return record(
+                status, reply.text, reason, attempt, reply.usage, reply.sent_audio_sha256, served
+            )
         if attempt < policy.max_attempts:
             await asyncio.sleep(policy.wait_for(wait, attempt, redact(reason, secrets)))
     return record("error", None, reason, policy.max_attempts, {}, None)

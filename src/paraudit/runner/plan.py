@@ -1,5 +1,8 @@
 """The audit plan: items × probes × protocols × cues × presentations (× branches for pointwise).
 
+The runner asks items in a seeded shuffled order (`asking_order`, `asking=True`), every
+question of one item together; the plan as listed keeps dataset order.
+
 Pointwise questions are asked in both response orders; pairwise ones in both context orders
 (CA = branch 0 or branch 1) × both response orders. `orders="one"` asks one seeded draw of those
 per question instead.
@@ -7,6 +10,7 @@ per question instead.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -78,6 +82,30 @@ def limited_items(ds: Dataset, limit: int | None) -> list[AuditItem]:
     return out
 
 
+def asking_order(items: list[AuditItem], seed: int) -> list[AuditItem]:
+    """The items in the order they are asked: a seeded shuffle (each invariance twin right
+    after its original). Call order then carries no trace of dataset order, so accuracy by
+    call order measures drift in the judge, not the dataset's listing: a set listed contrast
+    by contrast, asked in that order, would make a judge good on the first contrast look as
+    if it got worse during the run (stats/served.py's drift test relies on this)."""
+    units: dict[str, list[AuditItem]] = {}
+    for item in items:
+        twin = split_twin(item.id)
+        units.setdefault(twin[0] if twin else item.id, []).append(item)
+
+    def rank(unit: str) -> bytes:
+        return hashlib.sha256(f"{seed}|{unit}".encode()).digest()
+
+    return [item for unit in sorted(units, key=rank) for item in units[unit]]
+
+
+def asked_items(ds: Dataset, spec: PlanSpec, asking: bool = False) -> list[AuditItem]:
+    """limited_items, in asking order when `asking` (the runner's), else in dataset order
+    (the plan as listed: dry runs, estimates, tests that rebuild it)."""
+    items = limited_items(ds, spec.limit)
+    return asking_order(items, spec.seed) if asking else items
+
+
 def _asks(item: AuditItem, probe: Probe) -> bool:
     if is_twin(item):
         return probe == "J"  # an invariance twin asks one thing: the same J choice again
@@ -111,9 +139,10 @@ class _Question(NamedTuple):
     null: str | None = None
 
 
-def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
-    """What the plan asks, in plan order, before any prompt is built."""
-    for item in limited_items(ds, spec.limit):
+def _questions(ds: Dataset, spec: PlanSpec, asking: bool = False) -> Iterator[_Question]:
+    """What the plan asks, in plan order (asking order: see asked_items), before any prompt is
+    built."""
+    for item in asked_items(ds, spec, asking):
         for probe in spec.probes:
             if probe == "N":
                 yield from _null_questions(item, spec)
@@ -147,10 +176,11 @@ def _null_questions(item: AuditItem, spec: PlanSpec) -> Iterator[_Question]:
                         yield _Question(item, "N", "pointwise", cue, branch, ctx, order, asks, kind)
 
 
-def iter_instances(ds: Dataset, spec: PlanSpec) -> Iterator[Instance]:
+def iter_instances(ds: Dataset, spec: PlanSpec, *, asking: bool = False) -> Iterator[Instance]:
     """Every instance except Staging (which needs the judge's P answers first), built one at a
-    time in plan order: a runner streams them, so memory does not grow with the plan."""
-    for q in _questions(ds, spec):
+    time in plan order: a runner streams them, so memory does not grow with the plan. The
+    runner asks with `asking` (items in asking_order)."""
+    for q in _questions(ds, spec, asking):
         if q.probe == "N":
             assert q.asks is not None and q.branch is not None
             kind: NullKind = "noise" if q.null == "noise" else "silence"
@@ -193,12 +223,16 @@ def staging_instances(
 
 
 def iter_staging(
-    ds: Dataset, spec: PlanSpec, p_preds: dict[tuple[str, int, str], tuple[str, ...]]
+    ds: Dataset,
+    spec: PlanSpec,
+    p_preds: dict[tuple[str, int, str], tuple[str, ...]],
+    *,
+    asking: bool = False,
 ) -> Iterator[Instance]:
-    """staging_instances, one at a time in plan order."""
+    """staging_instances, one at a time in plan order (asking order with `asking`)."""
     if "S" not in spec.probes:
         return
-    for item in limited_items(ds, spec.limit):
+    for item in asked_items(ds, spec, asking):
         if not _asks(item, "S"):
             continue
         for protocol in spec.protocols:

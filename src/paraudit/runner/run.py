@@ -55,6 +55,7 @@ from paraudit.runner.plan import (
     p_labels,
     plan_skips,
 )
+from paraudit.runner.served import ServedCounts
 from paraudit.specs import redact
 from paraudit.stats.accuracy import CellTally, read_results
 
@@ -123,6 +124,8 @@ class Runner:
         """The run's spec once run() has claimed the folder."""
         self.call_keys = IDENTITY_KEYS
         """The formula of the folder's call keys (runner.keys), read when the run starts."""
+        self.served = ServedCounts()
+        """The models the replies say answered, per judge (the end-of-run line)."""
 
     async def _run_judge(
         self, ds: Dataset, judge: Judge, store: CallStore, out: RowWriter, tally: CellTally
@@ -150,7 +153,7 @@ class Runner:
             phase = Phase(ds, instances, store, bulk, self.progress, self.on_progress)
             return await engine.answer_ahead(judge, phase)
 
-        failed = await answer_ahead(iter_instances(ds, plan))
+        failed = await answer_ahead(iter_instances(ds, plan, asking=True))
         if failed is None:
             judge.calibrate(ds)
         asker = Asker(
@@ -169,7 +172,8 @@ class Runner:
         # The judge's perception answers, which Staging asks about: one per (item, branch,
         # cue), from whichever order ran (the "ab" one when both did).
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
-        async for inst, row in asker.rows(iter_instances(ds, plan)):
+        # Items in asking order (runner.plan.asking_order): call order is not dataset order.
+        async for inst, row in asker.rows(iter_instances(ds, plan, asking=True)):
             last_error = self._keep(row, out, tally) or last_error
             if inst.probe == "P" and row.pred is not None and inst.branch is not None:
                 k = (inst.item_id, inst.branch, inst.cue)
@@ -178,16 +182,17 @@ class Runner:
                     preds[k] = p_labels(inst, row.pred, own)
         check_token_budget(judge.label, tpm, iter_staging(ds, plan, preds))
         self.progress.total += sum(1 for _ in iter_staging(ds, plan, preds))
-        asker.failed_earlier = await answer_ahead(iter_staging(ds, plan, preds)) or {}
-        async for _, row in asker.rows(iter_staging(ds, plan, preds)):
+        staged = iter_staging(ds, plan, preds, asking=True)
+        asker.failed_earlier = await answer_ahead(staged) or {}
+        async for _, row in asker.rows(iter_staging(ds, plan, preds, asking=True)):
             last_error = self._keep(row, out, tally) or last_error
         await engine.release(judge)
         return last_error
 
-    @staticmethod
-    def _keep(row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:
+    def _keep(self, row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:
         out.write(row)
         tally.add(row)
+        self.served.add(row)
         return row.reason if row.status == "error" else None
 
     async def _preflight(self, judge: Judge) -> None:
@@ -327,6 +332,7 @@ class Runner:
                             await self._run_judge(ds, judge, store, rows, tally) or last_error
                         )
                     outcome = RunOutcome.of(tally.table(), last_error, self.progress.calls_made)
+                    outcome = replace(outcome, served=self.served.as_dict())
                     rows.commit()
                 store.complete(
                     Completion(
@@ -392,6 +398,8 @@ class RunOutcome:
     calls_made: int
     """Judge calls this invocation made (the rest came from the store)."""
     already_complete: bool = False
+    served: dict[str, dict[str, int]] = field(default_factory=dict)
+    """judge → model the replies named → answers (runner.served; {} in older records)."""
     """The store recorded this very audit as finished, and results.jsonl is as written then."""
 
     @property
@@ -413,12 +421,13 @@ class RunOutcome:
         return cls(table, statuses, last_error, calls)
 
     def stored(self) -> dict[str, Any]:
-        return {"table": self.table, "last_error": self.last_error}
+        return {"table": self.table, "last_error": self.last_error, "served": self.served}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any], *, already_complete: bool) -> RunOutcome:
         made = cls.of(data["table"], data.get("last_error"), 0)
-        return cls(made.table, made.statuses, made.last_error, 0, already_complete)
+        served = data.get("served") or {}  # absent in records written before it
+        return cls(made.table, made.statuses, made.last_error, 0, already_complete, served)
 
 
 @functools.cache

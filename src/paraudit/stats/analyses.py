@@ -18,6 +18,7 @@ from __future__ import annotations
 from paraudit.stats.accounting import ACCOUNTING
 from paraudit.stats.analysis import Analysis
 from paraudit.stats.reask import REASK
+from paraudit.stats.served import SERVED
 from paraudit.stats.side_units import DELIVERY, NULL_AUDIO, SELF_CONSISTENCY
 from paraudit.stats.strata import STRATA
 
@@ -28,6 +29,7 @@ ANALYSES: tuple[Analysis, ...] = (
     SELF_CONSISTENCY,
     STRATA,
     REASK,
+    SERVED,
 )
 
 

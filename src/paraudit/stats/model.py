@@ -111,6 +111,9 @@ class Behaviour(BaseModel):
         "answers not given",
         "fails in a subgroup",  # stats/strata.py
         "one draw less accurate",  # stats/reask.py: ?samples=N, a draw vs the majority
+        # Which model answered (stats/served.py): the reply's model field, the drift test.
+        "answered by another model",
+        "drifts during the run",
     ]
     text: str
     evidence: Estimate | None = None

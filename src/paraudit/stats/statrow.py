@@ -59,6 +59,11 @@ class StatRow(NamedTuple):
     """`?samples=N`: (pairs of answered draws that disagree, pairs of answered draws) — the
     judge's own re-ask disagreement on identical audio (`reask_pairs`), the noise baseline
     of every flip statistic (stats/reask.py)."""
+    served_call: tuple[str | None, str | None, int | None] | None = None
+    """(model the reply says answered, its fingerprint / model version / revision, the minute
+    the call finished) for stats/served.py; None in older runs. One shared tuple, not three
+    fields: few distinct values in a run, so a row holds one reference (the report keeps
+    300,000+ rows); minutes order the calls well enough (ties: results order)."""
 
 
 GROUP_FIELDS = ("judge", "task")
@@ -107,11 +112,25 @@ def _extra(row: ResultRow, name: str) -> Any:
     return (row.model_extra or {}).get(name)
 
 
+VERSION_FIELDS = ("system_fingerprint", "model_version", "revision")
+"""Served-model fields that name a version of the model (the first present is kept)."""
+
+
+def _served_call(row: ResultRow) -> tuple[str | None, str | None, int | None] | None:
+    served = row.served or {}
+    if not served and row.finished_at is None:
+        return None
+    version = next((served[k] for k in VERSION_FIELDS if served.get(k)), None)
+    minute = None if row.finished_at is None else int(row.finished_at // 60)
+    return served.get("model"), version, minute
+
+
 _DERIVED: dict[str, Callable[[ResultRow], Any]] = {
     "agreement": lambda row: draw_agreement(_extra(row, "samples")),
     "shape": lambda row: reply_shape(row.raw) if row.status == "unparsed" else None,
     "draw_hits": lambda row: draw_accuracy(_extra(row, "samples")),
     "reask": lambda row: reask_pairs(_extra(row, "samples")),
+    "served_call": _served_call,
 }
 """Fields computed from a row rather than read from it."""
 

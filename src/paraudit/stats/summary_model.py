@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import Estimate, Verdict
+from paraudit.stats.served import ServedModels
 
 SCHEMA = "paraudit.summary/3"
 SCHEMA_FILE = Path(__file__).with_name("summary.schema.json")
@@ -409,6 +410,9 @@ class Summary(_Record):
     invariance: list[InvarianceFlip] = Field(default_factory=list)
     """Runs on an invariance set only (`build invariance`): flip rates per change."""
     invariance_voices: list[VoiceAccuracy] = Field(default_factory=list)
+    served: list[ServedModels] = Field(default_factory=list)
+    """Which model answered (stats/served.py): per judge × task, the models the replies named,
+    their shares and accuracy, and the drift test over call order."""
     strata: list[dict[str, Any]] = Field(default_factory=list)
     """The subgroup scan (stats/strata.py): per-stratum records, the P confusion matrix and
     every tested split; runs whose dataset folder is readable only."""

@@ -529,6 +529,9 @@ def verdict(ev: Evidence) -> Verdict:
     draws = [h for h in habits if h.kind == "one draw less accurate"]
     if draws:  # a majority's accuracy must not stand alone when one draw is less accurate
         head += f" ({draws[0].text.split(' (')[0]})"
+    for h in habits:  # figures of another (or a changing) model: the first line says so
+        if h.kind in ("answered by another model", "drifts during the run"):
+            head += f" {h.text[0].upper()}{h.text[1:]}."
     lost = [h for h in habits if h.kind == "audio not delivered"]
     if lost:  # every figure above may rest on blind answers: the first line says so
         head += f" {lost[0].text[0].upper()}{lost[0].text[1:]}."

@@ -63,6 +63,11 @@ class BuiltinJudge(Judge):
     def state(self) -> State:
         return {"builtin": BUILTIN_VERSION}
 
+    def served(self) -> dict[str, str] | None:
+        # A built-in judge answers itself: its name (backend and model, options aside) is
+        # the model that answered.
+        return {"model": self.judge_spec.head}
+
     async def generate(
         self, prompt: Prompt, *, sample: int = 0, question: Question | None = None
     ) -> Reply:
