@@ -21,7 +21,7 @@ from paraudit.cli.ray_faults import execute_on_ray
 from paraudit.cli.run_checks import check_run_options
 from paraudit.judges.prices import load_prices
 from paraudit.judges.spec import parse_judge_spec
-from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
+from paraudit.protocols.instances import CUES, EXTRA_CUES, PROBES, PROTOCOLS
 from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import Progress as RunProgress
@@ -309,11 +309,17 @@ def run(
     plan = PlanSpec(
         probes=_split(probes, PROBES, "probe"),  # type: ignore[arg-type]
         protocols=_split(protocols, PROTOCOLS, "protocol"),  # type: ignore[arg-type]
-        cues=_split(cues, CUES, "cue"),
+        cues=_split(cues, CUES + EXTRA_CUES, "cue"),
         orders=orders,
         seed=seed,
         limit=limit,
     )
+    if "misleading" in plan.cues:  # registry hook: pressure
+        from paraudit.cli.run_checks import misleading_problem
+
+        problem = misleading_problem(dataset, plan.probes, plan.protocols, plan.limit)
+        if problem:
+            raise fail(problem, 2)
     if "S" in plan.probes and "P" not in plan.probes:
         raise fail("probe S (staging) asks about the judge's own P answers; add P (--probes P,S)")
     note = pointwise_only_note(plan.probes, plan.protocols)

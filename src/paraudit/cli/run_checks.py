@@ -46,3 +46,26 @@ def check_replicates(replicates: int) -> None:
             f"--replicates {replicates}: give 100–{MAX_REPLICATES:,} (10,000, the default, is "
             "plenty for 95 % intervals; memory grows with the number)"
         )
+
+
+def misleading_problem(
+    dataset: Path, probes: tuple[str, ...], protocols: tuple[str, ...], limit: int | None
+) -> str | None:
+    """Why `--cues …,misleading` cannot be asked of this plan (None: it can). The cue states the
+    other branch's value, so it needs pointwise J and items whose branches each carry one value
+    (protocols/pressure.py); otherwise the option would silently add nothing."""
+    if "J" not in probes or "pointwise" not in protocols:
+        return "the misleading cue is asked of pointwise J only; add --probes J and pointwise"
+    from paraudit.items.dataset import load_dataset
+    from paraudit.protocols.pressure import can_mislead
+    from paraudit.runner.plan import limited_items
+
+    ds = load_dataset(dataset)
+    items = list(limited_items(ds, limit))
+    if any(can_mislead(item) for item in items):
+        return None
+    return (
+        f"no item of {dataset} can state the other branch's value (each branch's human turns "
+        "must carry one value, and the two must differ: positional items change within a "
+        "branch); drop misleading from --cues or use a single-turn dataset"
+    )

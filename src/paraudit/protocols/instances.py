@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from paraudit.items.dataset import Dataset
 from paraudit.items.records import AuditItem
+from paraudit.items.taxonomy import item_dimension
+from paraudit.protocols.paper_prompts import fill
 from paraudit.protocols.parts import AudioPart, Part, Prompt, TextPart
+from paraudit.protocols.pressure import MISLEADING, can_mislead, misleading_cue, misleading_value
 from paraudit.protocols.questions import (
     AnswerKind,
     ClipRole,
@@ -35,6 +38,8 @@ from paraudit.protocols.questions import (
 PROBES: tuple[Probe, ...] = ("J", "P", "O", "S", "T", "N")
 PROTOCOLS: tuple[Protocol, ...] = ("pointwise", "pairwise")
 CUES = ("none", "soft", "hard", "transition")
+EXTRA_CUES = (MISLEADING,)
+"""Cues asked only when named (issue 32): the default plan and the demo stay as they were."""
 ORDERS = ("ab", "ba")
 CONTEXT_ORDERS = ("ab", "ba")
 SPEAKER_NAMES = {"human": "human", "assistant": "voice assistant"}
@@ -89,11 +94,19 @@ def is_multi_turn(item: AuditItem) -> bool:
     return shape_of(item.task) == "multi-turn"
 
 
-def cues_for(item: AuditItem, probe: Probe, cues: tuple[str, ...]) -> list[str]:
-    """The cues that exist for this item and probe (transition is multi-turn only; T has none)."""
+def cues_for(
+    item: AuditItem, probe: Probe, cues: tuple[str, ...], protocol: Protocol | None = None
+) -> list[str]:
+    """The cues that exist for this item and probe (transition is multi-turn only; T has none;
+    misleading only for pointwise J on items that can state the other branch's value)."""
     if probe == "T":
         return ["none"] if "none" in cues else []
-    return [c for c in cues if c != "transition" or is_multi_turn(item)]
+    mislead = probe == "J" and protocol == "pointwise" and can_mislead(item)
+    return [
+        c
+        for c in cues
+        if (c != "transition" or is_multi_turn(item)) and (c != MISLEADING or mislead)
+    ]
 
 
 def _resp_order(order: str) -> tuple[int, int]:
@@ -200,7 +213,17 @@ def j_instance(
     branch: int | None,
     context_order: str | None = None,
 ) -> Instance:
-    lay = _Layout(question_head(form_for(item.task, "J", protocol), cue))
+    form = form_for(item.task, "J", protocol)
+    stated = None
+    if cue == MISLEADING:  # the cue names the other branch's value (protocols/pressure.py)
+        assert protocol == "pointwise" and branch is not None
+        stated = misleading_value(item, branch)
+        head = fill(
+            form.template, cue=misleading_cue(item, branch, item_dimension(item, ds.manifest))
+        )
+    else:
+        head = question_head(form, cue)
+    lay = _Layout(head)
     gold: str | dict[str, str]
     if protocol == "pointwise":
         assert branch is not None
@@ -213,6 +236,8 @@ def j_instance(
         gold = _matching_gold(context_order, order)
     lay.response_audio(ds, item, order)
     q = lay.question(item, "J", protocol, cue, dict(_AUDIO_OPTIONS))
+    if stated is not None:
+        q = replace(q, cue_value=stated)
     return Instance(
         item.id,
         item.task,
@@ -357,6 +382,7 @@ __all__ = [
     "AnswerKind",
     "CONTEXT_ORDERS",
     "CUES",
+    "EXTRA_CUES",
     "ORDERS",
     "PROBES",
     "PROTOCOLS",

@@ -123,7 +123,7 @@ def _questions(ds: Dataset, spec: PlanSpec) -> Iterator[_Question]:
             pointwise_only = probe in ("P", "T") or is_twin(item)
             protocols = ("pointwise",) if pointwise_only else spec.protocols
             for protocol in protocols:
-                for cue in cues_for(item, probe, spec.cues):
+                for cue in cues_for(item, probe, spec.cues, protocol):
                     for branch in _branches(protocol):
                         key = f"{probe}|{protocol}|{cue}|{branch}"
                         for ctx, order in presentations(

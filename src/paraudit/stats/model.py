@@ -106,6 +106,7 @@ class Behaviour(BaseModel):
         # The invariance audit (stats/invariance.py), on a run over an invariance set:
         "flips on irrelevant changes",
         "not discriminating",
+        "follows the text against the audio",  # the misleading cue (stats/pressure.py)
     ]
     text: str
     evidence: Estimate | None = None

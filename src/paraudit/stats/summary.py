@@ -60,12 +60,14 @@ from typing import Any
 from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
+from paraudit.stats.analysis import GroupContext
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.null_audio import null_audio_cells
+from paraudit.stats.pressure import TEXT_DOMINANCE
 from paraudit.stats.samples import self_consistency
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
@@ -150,6 +152,7 @@ class _Group:
         self.units: dict[tuple[str, str, str, int | None, str], list[int]] = defaultdict(
             lambda: [0, 0]
         )
+        self.pressure = TEXT_DOMINANCE.start(judge, task)  # registry hook: pressure
 
     # -- asking for statistics -------------------------------------------------------------
     def ask(self, target: dict[str, Any], key: str, handle: int) -> None:
@@ -189,6 +192,7 @@ class _Group:
                 self.null_rows.append(r)
                 continue
             self.rows_seen += 1
+            self.pressure.add(r)  # registry hook: pressure
             if r.agreement is not None:
                 self.sampled.append(r)
             probe, proto, cue, item, status = (
@@ -600,6 +604,10 @@ def _summarize(
         by_position: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for rec in positions:
             by_position[rec["cue"]].append(rec)
+        pctx = GroupContext(judge, task, len(g.sheet.items), replicates, seed)
+        pressure = g.pressure.records(pctx)  # registry hook: pressure
+        if pressure:
+            out.setdefault("text_dominance", []).extend(pressure)
         evidence = Evidence(
             judge=judge,
             task=task,
@@ -615,6 +623,7 @@ def _summarize(
             failed_calls=(g.failed, g.rows_seen),
             delivery=delivery.get((judge, task)),
             null_audio=nulls,
+            extra_behaviours=TEXT_DOMINANCE.behaviours(pressure, pctx),  # registry hook: pressure
         )
         out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
         out["accuracy"] += accuracy

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import Estimate, Verdict
+from paraudit.stats.pressure import TextDominance  # registry hook: pressure
 
 SCHEMA = "paraudit.summary/3"
 SCHEMA_FILE = Path(__file__).with_name("summary.schema.json")
@@ -373,6 +374,8 @@ class Summary(_Record):
     invariance: list[InvarianceFlip] = Field(default_factory=list)
     """Runs on an invariance set only (`build invariance`): flip rates per change."""
     invariance_voices: list[VoiceAccuracy] = Field(default_factory=list)
+    text_dominance: list[TextDominance] = Field(default_factory=list)  # registry hook: pressure
+    """Runs with the misleading cue only (`stats/pressure.py`)."""
 
     @classmethod
     def of(cls, raw: dict[str, Any]) -> Summary:

@@ -127,6 +127,8 @@ class Evidence:
     """The audio-delivery check of this judge × task (stats/delivery.py), when it ran."""
     null_audio: list[Section] = field(default_factory=list)
     """Probe N's cells (stats/null_audio.py), each with `answers_without_audio`."""
+    extra_behaviours: list[Behaviour] = field(default_factory=list)  # registry hook: pressure
+    """Behaviours named by analyses outside the cascade (stats/pressure.py)."""
 
     def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
         a = self.accuracy.get((probe, protocol, cue))
@@ -137,7 +139,8 @@ class Evidence:
 
 def native_cue(ev: Evidence) -> str | None:
     cues = [c for (p, proto, c) in ev.accuracy if p == "J" and proto == "pointwise"]
-    cues = [c for c in cues if c != "all" and ev.acc("J", "pointwise", c)]
+    # A misleading cue is pressure, not a native answer (stats/pressure.py): never the native.
+    cues = [c for c in cues if c not in ("all", "misleading") and ev.acc("J", "pointwise", c)]
     return min(cues, key=lambda c: (_cue_rank(c), c)) if cues else None
 
 
@@ -404,7 +407,7 @@ def verdict(ev: Evidence) -> Verdict:
     rec = recoverable_step(ev, cue, native)
     cued = cue_step(ev, cue, native)
     comps = components(ev)
-    habits = behaviours(ev, cue) + delivery_behaviours(ev)
+    habits = behaviours(ev, cue) + delivery_behaviours(ev) + ev.extra_behaviours
     diagnosis = _diagnosis(native, rec, cued, comps, habits)
     here = next((c for c in comps if c.cue == cue), None)
     steps = [native.text, rec.text if rec.ran else "", cued.text if cued.ran else ""]
