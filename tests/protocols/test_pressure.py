@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import pytest
 
 from paraudit.items.dataset import load_dataset
 from paraudit.protocols import paper_prompts as pp
@@ -10,6 +13,8 @@ from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS, j_instance
 from paraudit.protocols.parts import TextPart
 from paraudit.protocols.pressure import can_mislead, misleading_cue, misleading_value
 from paraudit.runner.plan import PlanSpec, plan_instances
+from tests.conftest import make_dataset
+from tests.dimensions.plugins import install_plugin
 
 
 def test_the_cue_states_the_other_branchs_value_worded_like_the_hard_cue(
@@ -50,3 +55,33 @@ def test_the_default_plan_asks_what_it_asked_before(tiny_dataset: Path) -> None:
     with_cue = plan_instances(ds, PlanSpec(PROBES, PROTOCOLS, (*CUES, "misleading")))
     same = [i for i in with_cue if i.cue != "misleading"]
     assert [(i.instance_id, i.prompt) for i in same] == [(i.instance_id, i.prompt) for i in before]
+
+
+# Emotion's values under another dimension's name, with its own misleading sentence.
+PACE = """
+import dataclasses
+from paraudit.dimensions.emotion import EMOTION
+PACE = dataclasses.replace(
+    EMOTION,
+    name="pacewords",
+    questions=dataclasses.replace(
+        EMOTION.questions, misleading="The speaker's delivery is *{value}*; decide by that.\\n"
+    ),
+)
+"""
+
+
+def test_another_dimension_states_the_value_in_its_own_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_plugin(tmp_path, monkeypatch, "pace_words", PACE, "pacewords = pace_words:PACE\n")
+    root = tmp_path / "ds"
+    make_dataset(root, tmp_path / "src")
+    manifest = json.loads((root / "dataset.json").read_text())
+    (root / "dataset.json").write_text(json.dumps({**manifest, "dimension": "pacewords"}))
+    ds = load_dataset(root)
+    plan = PlanSpec(("J",), ("pointwise",), ("misleading",))
+    texts = {i.branch: i.prompt[0].text for i in plan_instances(ds, plan)}  # type: ignore[union-attr]
+    assert "The speaker's delivery is *sad*; decide by that." in texts[0]
+    assert "The speaker's delivery is *angry*; decide by that." in texts[1]
+    assert "The user sounds" not in texts[0]

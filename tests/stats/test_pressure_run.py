@@ -38,8 +38,13 @@ def test_cue_follower_is_named_and_cue_ignorer_is_not(tmp_path: Path) -> None:
     kinds = {j: [b["kind"] for b in v["behaviours"]] for j, v in verdicts.items()}
     assert "follows the text against the audio" not in kinds["builtin:prosody"]
     assert "follows the text against the audio" in kinds["builtin:prosody?cues=obey"]
-    # The misleading cue never stands in for the native answer.
+    # The misleading cue never stands in for the native answer, nor enters the pooled "all".
     assert verdicts["builtin:prosody?cues=obey"]["native"]["cue"] == "none"
+    assert "follows the text against the audio" in verdicts["builtin:prosody?cues=obey"]["headline"]
+    assert "follows the text" not in verdicts["builtin:prosody"]["headline"]
+    acc = {(a["judge"], a["cue"]): a["accuracy"] for a in s["accuracy"] if a["probe"] == "J"}
+    assert acc[("builtin:prosody?cues=obey", "all")] == acc[("builtin:prosody?cues=obey", "none")]
+    assert acc[("builtin:prosody?cues=obey", "misleading")] < 0.1
 
 
 def test_a_run_without_the_cue_has_no_pressure_section(tmp_path: Path) -> None:

@@ -257,7 +257,9 @@ class _Group:
             if c.position:
                 self.position[(probe, proto, cue)] = c.position
         for (probe, proto, cue), c in list(cells.items()):
-            if cue != "all":
+            # The misleading cue pulls against the audio: pooled into "all" it would read as
+            # lost skill; it has its own section (stats/pressure.py).
+            if cue not in ("all", "misleading"):  # registry hook: pressure
                 cells[(probe, proto, "all")].add(c)
         for per_cue in list(self.turns.values()):
             bh.merge(self.turns["all"], per_cue)

@@ -428,6 +428,9 @@ def verdict(ev: Evidence) -> Verdict:
     kind = "no answers" if not native.ran else _level(j or Estimate(), 0.5)
     group = PATTERN_GROUP.get(here.pattern) if here else None
     head = headline(diagnosis, native, rec, cued, here, habits, reliable_low=RELIABLE_LOW)
+    pulled = [h for h in habits if h.kind == "follows the text against the audio"]
+    if pulled:  # registry hook: pressure — a reliable listener that a wrong text overrides
+        head += f" But it {pulled[0].text}."
     lost = [h for h in habits if h.kind == "audio not delivered"]
     if lost:  # every figure above may rest on blind answers: the first line says so
         head += f" {lost[0].text[0].upper()}{lost[0].text[1:]}."
