@@ -19,8 +19,9 @@ SAD_REPLIES = (
 )
 
 
-def single_turn_set(root: Path, tmp: Path, n: int = 30) -> Path:
-    """`n` single-turn angry/sad items; which branch is angry alternates."""
+def single_turn_set(root: Path, tmp: Path, n: int = 30, ties: int = 0) -> Path:
+    """`n` single-turn angry/sad items, which branch is angry alternating; then `ties` tie
+    items (`meta.tie`: one reply fits both branches, the other is as fitting: "either")."""
     tmp.mkdir(parents=True, exist_ok=True)
     audio: dict[str, Path] = {}
 
@@ -45,6 +46,23 @@ def single_turn_set(root: Path, tmp: Path, n: int = 30) -> Path:
                 context=(Turn(speaker="human", text=f"They moved my appointment again, {i}."),),
                 branches=(angry, sad) if i % 2 else (sad, angry),
                 meta={"pair": "angry/sad"},
+            )
+        )
+    for i in range(ties):
+        either = Response(text=f"Sure, it is moved to Friday at {i}.", emotion="neutral",
+                          audio=clip(500 + i, 0.8))  # fmt: skip
+        other = Response(text=f"Done, Friday at {i} it is.", emotion="neutral",
+                         audio=clip(600 + i, 0.8))  # fmt: skip
+        items.append(
+            AuditItem(
+                id=f"tie-{i:02d}",
+                task="single-turn-emotions",
+                context=(Turn(speaker="human", text=f"Please move it to Friday, {i}."),),
+                branches=(
+                    Branch(emotions=("neutral",), audio=(clip(150 + i),), response=either),
+                    Branch(emotions=("happy",), audio=(clip(170 + i, 1.1),), response=other),
+                ),
+                meta={"pair": "neutral/happy", "tie": True},
             )
         )
     write_dataset(

@@ -22,6 +22,7 @@ from paraudit.cli.run_checks import check_run_options
 from paraudit.judges.prices import load_prices
 from paraudit.judges.spec import parse_judge_spec
 from paraudit.protocols.instances import CUES, EXTRA_CUES, PROBES, PROTOCOLS
+from paraudit.protocols.ties import PRESETS
 from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import Progress as RunProgress
@@ -188,7 +189,17 @@ def run(
         "pointwise,pairwise", metavar="LIST", help="Protocols to ask.", rich_help_panel=ASK
     ),
     cues: str = typer.Option(
-        "none,soft,hard,transition", metavar="LIST", help="Cues to ask.", rich_help_panel=ASK
+        "none,soft,hard,transition",
+        metavar="LIST",
+        help="Cues to ask (add misleading: a cue stating the other branch's value).",
+        rich_help_panel=ASK,
+    ),
+    prompts: str = typer.Option(
+        "paper",
+        metavar="paper|ties",
+        help="Prompt preset: the paper's, or ties (pointwise J may answer 'tie'; tie items are "
+        "asked only then).",
+        rich_help_panel=ASK,
     ),
     orders: str = typer.Option(
         "both",
@@ -313,7 +324,10 @@ def run(
         orders=orders,
         seed=seed,
         limit=limit,
+        prompts=prompts,
     )
+    if prompts not in PRESETS:  # registry hook: pressure
+        raise fail(f"unknown --prompts {prompts!r} (choose from {', '.join(PRESETS)})", 2)
     if "misleading" in plan.cues:  # registry hook: pressure
         from paraudit.cli.run_checks import misleading_problem
 
@@ -374,6 +388,7 @@ def run(
                 ("orders", orders, "both"),
                 ("seed", str(seed), "0"),
                 ("limit", str(limit), "None"),
+                ("prompts", prompts, "paper"),
                 ("parse-retries", str(parse_retries), "0"),
             )
             if value != default

@@ -105,6 +105,7 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "builtin:transcript": BUILTIN_HOOKS | {"hears"},
     "builtin:prosody": BUILTIN_HOOKS | {"clips", "cues"},
     "builtin:drops-audio": BUILTIN_HOOKS,
+    "builtin:abstain": BUILTIN_HOOKS,
     "hf": frozenset(
         {"device", "dtype", "batch_size", "max_tokens", "temperature", "seed", "constrain", "clips"}
     ),

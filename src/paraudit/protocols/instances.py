@@ -34,6 +34,7 @@ from paraudit.protocols.questions import (
     question_head,
     shape_of,
 )
+from paraudit.protocols.ties import TIE, is_tie, with_tie_option
 
 PROBES: tuple[Probe, ...] = ("J", "P", "O", "S", "T", "N")
 PROTOCOLS: tuple[Protocol, ...] = ("pointwise", "pairwise")
@@ -212,6 +213,7 @@ def j_instance(
     order: str,
     branch: int | None,
     context_order: str | None = None,
+    prompts: str = "paper",
 ) -> Instance:
     form = form_for(item.task, "J", protocol)
     stated = None
@@ -223,19 +225,21 @@ def j_instance(
         )
     else:
         head = question_head(form, cue)
-    lay = _Layout(head)
+    ties = prompts == "ties" and protocol == "pointwise"  # protocols/ties.py
+    lay = _Layout(with_tie_option(head) if ties else head)
     gold: str | dict[str, str]
     if protocol == "pointwise":
         assert branch is not None
         lay.context_audio(ds, item, branch, "C")
-        gold = _choice_gold(branch, order)
+        gold = TIE if ties and is_tie(item) else _choice_gold(branch, order)
     else:
         ca, cb = _ctx_order(context_order)
         lay.context_audio(ds, item, ca, "CA")
         lay.context_audio(ds, item, cb, "CB")
         gold = _matching_gold(context_order, order)
     lay.response_audio(ds, item, order)
-    q = lay.question(item, "J", protocol, cue, dict(_AUDIO_OPTIONS))
+    options = {**_AUDIO_OPTIONS, TIE: TIE} if ties else dict(_AUDIO_OPTIONS)
+    q = lay.question(item, "J", protocol, cue, options)
     if stated is not None:
         q = replace(q, cue_value=stated)
     return Instance(

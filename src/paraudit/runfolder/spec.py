@@ -69,14 +69,21 @@ class RunSpec:
     limit: int | None
     parse_retries: int
     """Re-asks of an unparsed reply (they change which answer a row keeps)."""
+    prompts: str = "paper"
+    """The prompt preset (runner.plan.PlanSpec.prompts). Left out of run.json while it is the
+    default, so folders written before it existed read back as the same spec."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        out = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        if out["prompts"] == "paper":
+            del out["prompts"]
+        return out
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> RunSpec:
         try:
-            values = {f.name: raw[f.name] for f in fields(cls)}
+            values = {f.name: raw[f.name] for f in fields(cls) if f.name != "prompts"}
+            values["prompts"] = raw.get("prompts", "paper")
         except KeyError as e:
             raise ParauditError(
                 f"run.json's spec lacks {e}; the file was edited or is damaged"

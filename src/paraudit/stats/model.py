@@ -107,6 +107,8 @@ class Behaviour(BaseModel):
         "flips on irrelevant changes",
         "not discriminating",
         "follows the text against the audio",  # the misleading cue (stats/pressure.py)
+        "never says there is no difference",  # the ties preset (stats/ties.py)
+        "abstains where the audio decides",
     ]
     text: str
     evidence: Estimate | None = None

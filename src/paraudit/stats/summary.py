@@ -44,6 +44,9 @@ judge × task:
 - `self_consistency` (× probe, sampled judges only: `?samples=N`): questions, items, mean
   agreement of a question's answered draws with its majority (item interval) and the share of
   unanimous questions (`stats/samples.py`).
+- `text_dominance` (runs with the misleading cue only): J's pull towards a cue stating the other
+  branch's value (`stats/pressure.py`). `ties` (runs with `--prompts ties` only): tie accuracy,
+  abstain rate and calibration (`stats/ties.py`); tie items enter no other section.
 - `intervals`: how many item-level intervals the summary holds.
 - `delivery`: per judge × task, the audio-delivery check (`stats/delivery.py`): calls that sent
   audio, how many the provider's usage counts audio for, none or far too few (flagged), not
@@ -71,6 +74,7 @@ from paraudit.stats.pressure import TEXT_DOMINANCE
 from paraudit.stats.samples import self_consistency
 from paraudit.stats.state_section import state_row
 from paraudit.stats.states import STATES
+from paraudit.stats.ties import TIES
 from paraudit.stats.units import (
     FIRST_LABELS,
     Row,
@@ -153,6 +157,7 @@ class _Group:
             lambda: [0, 0]
         )
         self.pressure = TEXT_DOMINANCE.start(judge, task)  # registry hook: pressure
+        self.ties = TIES.start(judge, task)  # registry hook: pressure
 
     # -- asking for statistics -------------------------------------------------------------
     def ask(self, target: dict[str, Any], key: str, handle: int) -> None:
@@ -193,6 +198,9 @@ class _Group:
                 continue
             self.rows_seen += 1
             self.pressure.add(r)  # registry hook: pressure
+            self.ties.add(r)  # registry hook: pressure
+            if r.gold == "tie":  # a tie item: only the ties section reads it (stats/ties.py)
+                continue
             if r.agreement is not None:
                 self.sampled.append(r)
             probe, proto, cue, item, status = (
@@ -610,6 +618,9 @@ def _summarize(
         pressure = g.pressure.records(pctx)  # registry hook: pressure
         if pressure:
             out.setdefault("text_dominance", []).extend(pressure)
+        ties = g.ties.records(pctx)  # registry hook: pressure
+        if ties:
+            out.setdefault("ties", []).extend(ties)
         evidence = Evidence(
             judge=judge,
             task=task,
@@ -625,7 +636,8 @@ def _summarize(
             failed_calls=(g.failed, g.rows_seen),
             delivery=delivery.get((judge, task)),
             null_audio=nulls,
-            extra_behaviours=TEXT_DOMINANCE.behaviours(pressure, pctx),  # registry hook: pressure
+            extra_behaviours=TEXT_DOMINANCE.behaviours(pressure, pctx)
+            + TIES.behaviours(ties, pctx),  # registry hook: pressure
         )
         out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
         out["accuracy"] += accuracy

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import Estimate, Verdict
 from paraudit.stats.pressure import TextDominance  # registry hook: pressure
+from paraudit.stats.ties import TieRecord  # registry hook: pressure
 
 SCHEMA = "paraudit.summary/3"
 SCHEMA_FILE = Path(__file__).with_name("summary.schema.json")
@@ -376,6 +377,8 @@ class Summary(_Record):
     invariance_voices: list[VoiceAccuracy] = Field(default_factory=list)
     text_dominance: list[TextDominance] = Field(default_factory=list)  # registry hook: pressure
     """Runs with the misleading cue only (`stats/pressure.py`)."""
+    ties: list[TieRecord] = Field(default_factory=list)  # registry hook: pressure
+    """Runs with the ties prompt preset only (`stats/ties.py`)."""
 
     @classmethod
     def of(cls, raw: dict[str, Any]) -> Summary:
