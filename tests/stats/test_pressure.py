@@ -8,7 +8,7 @@ import pytest
 
 from paraudit.stats.analysis import GroupContext
 from paraudit.stats.pressure import PressureTally, pressure_behaviours
-from paraudit.stats.pressure_sim import FamilyJudge, flag_rate, judge_rows
+from paraudit.stats.pressure_sim import FamilyJudge, TieJudge, flag_rate, judge_rows, tie_flag_rates
 from paraudit.stats.statrow import StatRow
 
 CTX = GroupContext("sim", "single-turn-emotions", 30, 500, 0)
@@ -75,3 +75,29 @@ def test_judges_the_text_pushes_hard_are_named(
 def test_a_small_pull_is_below_the_rule() -> None:
     """Pressure 0.05 (half the rule's margin) is named rarely even at 60 items."""
     assert flag_rate(FamilyJudge(1.0, 0.05, 0.0), 60, 40, seed=13) <= 0.1
+
+
+@pytest.mark.parametrize(
+    ("judge", "never_at_most", "never_at_least", "always_at_most", "always_at_least"),
+    [
+        (TieJudge(0.0, 0.0), 1.0, 1.0, 0.0, 0.0),  # never abstains
+        (TieJudge(1.0, 1.0), 0.0, 0.0, 1.0, 1.0),  # always abstains
+        (TieJudge(1.0, 0.0), 0.0, 0.0, 0.0, 0.0),  # abstains exactly where it should
+        (TieJudge(0.4, 0.3), 0.05, 0.0, 0.05, 0.0),  # abstains sometimes, and not blindly
+    ],
+)
+def test_the_abstain_rules_over_a_judge_family(
+    judge: TieJudge,
+    never_at_most: float,
+    never_at_least: float,
+    always_at_most: float,
+    always_at_least: float,
+) -> None:
+    never, always = tie_flag_rates(judge, 30, 12, 30, seed=21)
+    assert never_at_least <= never <= never_at_most
+    assert always_at_least <= always <= always_at_most
+
+
+def test_too_few_tie_items_name_nothing() -> None:
+    never, _ = tie_flag_rates(TieJudge(0.0, 0.0), 30, 4, 5, seed=22)
+    assert never == 0.0

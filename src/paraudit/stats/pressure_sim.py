@@ -73,4 +73,53 @@ def flag_rate(
     return flagged / audits
 
 
-__all__ = ["FamilyJudge", "flag_rate", "judge_rows"]
+@dataclass(frozen=True)
+class TieJudge:
+    """A judge under the ties preset: says "tie" on a tie item with probability `spots`, on an
+    item the audio decides with probability `abstains`; otherwise answers R1/R2 (right with
+    probability `skill`, else a coin)."""
+
+    spots: float
+    abstains: float
+    skill: float = 1.0
+
+
+def tie_rows(judge: TieJudge, items: int, ties: int, rng: np.random.Generator) -> list[StatRow]:
+    rows = []
+    for i in range(items + ties):
+        tie = i >= items
+        for branch in (0, 1):
+            for order in ("ab", "ba"):
+                gold = "tie" if tie else ("R1" if (branch == 0) == (order == "ab") else "R2")
+                if rng.random() < (judge.spots if tie else judge.abstains):
+                    pred = "tie"
+                elif not tie and rng.random() < judge.skill:
+                    pred = gold
+                else:
+                    pred = "R1" if rng.random() < 0.5 else "R2"
+                rows.append(StatRow("sim", "single-turn-emotions", f"it-{i}", branch, "J",
+                                    "pointwise", "none", order, pred, gold, "ok",
+                                    pred == gold))  # fmt: skip
+    return rows
+
+
+def tie_flag_rates(
+    judge: TieJudge, items: int, ties: int, audits: int, *, replicates: int = 500, seed: int = 0
+) -> tuple[float, float]:
+    """Shares of simulated audits naming (never abstains, always abstains)."""
+    from paraudit.stats.ties import TieTally
+
+    rng = np.random.default_rng(seed)
+    never = always = 0
+    for a in range(audits):
+        tally = TieTally("sim", "single-turn-emotions")
+        for row in tie_rows(judge, items, ties, rng):
+            tally.add(row)
+        ctx = GroupContext("sim", "single-turn-emotions", items + ties, replicates, seed + a)
+        (rec,) = tally.records(ctx)
+        never += bool(rec["never_abstains"])
+        always += bool(rec["always_abstains"])
+    return never / audits, always / audits
+
+
+__all__ = ["FamilyJudge", "TieJudge", "flag_rate", "judge_rows", "tie_flag_rates", "tie_rows"]

@@ -12,7 +12,8 @@ offered answer. Per judge × task:
   of item apart moves it.
 - `committed_accuracy`: accuracy on other items among the answers that are not "tie".
 
-Rules (stated, not yet validated by simulation):
+Rules (each needs at least MIN_ITEMS items of its kind; checked by simulation in
+`stats/pressure_sim.py`, figures in the README):
 - "never says there is no difference": tie_accuracy's 99 % item interval below 0.2;
 - "abstains where the audio decides": abstain_rate's 99 % item interval above 0.5.
 """
@@ -35,6 +36,9 @@ TIE = "tie"
 NEVER_MAX = 0.2
 ALWAYS_MIN = 0.5
 DECISION = 0.99
+MIN_ITEMS = 5
+"""Items of a kind (tie, other) either rule needs: on fewer, an all-zero share has a zero-width
+bootstrap interval that would read as certainty."""
 
 
 class TieRecord(BaseModel):
@@ -99,8 +103,12 @@ class TieTally:
             abstain_rate=abstain,
             calibration=calibration,
             committed_accuracy=committed,
-            never_abstains=tie_acc is not None and tie_acc.below(NEVER_MAX),
-            always_abstains=abstain is not None and abstain.above(ALWAYS_MIN),
+            never_abstains=tie_acc is not None
+            and tie_acc.items >= MIN_ITEMS
+            and tie_acc.below(NEVER_MAX),
+            always_abstains=abstain is not None
+            and abstain.items >= MIN_ITEMS
+            and abstain.above(ALWAYS_MIN),
         )
         return [rec.model_dump()]
 
