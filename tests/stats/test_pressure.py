@@ -8,7 +8,14 @@ import pytest
 
 from paraudit.stats.analysis import GroupContext
 from paraudit.stats.pressure import PressureTally, pressure_behaviours
-from paraudit.stats.pressure_sim import FamilyJudge, TieJudge, flag_rate, judge_rows, tie_flag_rates
+from paraudit.stats.pressure_sim import (
+    FamilyJudge,
+    TieJudge,
+    flag_rate,
+    judge_rows,
+    tie_flag_rates,
+    tie_rows,
+)
 from paraudit.stats.statrow import StatRow
 
 CTX = GroupContext("sim", "single-turn-emotions", 30, 500, 0)
@@ -101,3 +108,17 @@ def test_the_abstain_rules_over_a_judge_family(
 def test_too_few_tie_items_name_nothing() -> None:
     never, _ = tie_flag_rates(TieJudge(0.0, 0.0), 30, 4, 5, seed=22)
     assert never == 0.0
+
+
+def test_compare_leaves_misleading_and_tie_rows_out() -> None:
+    from paraudit.stats.compare import consistent_units
+
+    rows = judge_rows(FamilyJudge(1.0, 1.0, 0.0), 5, np.random.default_rng(5))
+    rows += tie_rows(TieJudge(1.0, 0.0), 0, 2, np.random.default_rng(6))
+    units = consistent_units(rows, "sim")[("J", "pointwise")]
+    assert {u[2] for u in units} == {"none"} and len(units) == 10
+    # Each unit is judged by its no-cue answers alone (the misleading ones would all be wrong).
+    none = [r for r in rows if r.cue == "none" and r.gold != "tie"]
+    for (_, item, _, branch), right in units.items():
+        mine = [r.correct for r in none if r.item_id == item and r.branch == branch]
+        assert right == all(mine)
