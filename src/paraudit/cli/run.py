@@ -21,8 +21,9 @@ from paraudit.cli.ray_faults import execute_on_ray
 from paraudit.cli.run_checks import check_rpm, check_run_options, check_seed
 from paraudit.judges.prices import load_prices
 from paraudit.judges.spec import parse_judge_spec
-from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
+from paraudit.protocols.instances import CUES, EXTRA_CUES, PROBES, PROTOCOLS
 from paraudit.protocols.parsing import PARSE_PRESETS
+from paraudit.protocols.ties import PRESETS
 from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import Progress as RunProgress
@@ -190,7 +191,17 @@ def run(
         "pointwise,pairwise", metavar="LIST", help="Protocols to ask.", rich_help_panel=ASK
     ),
     cues: str = typer.Option(
-        "none,soft,hard,transition", metavar="LIST", help="Cues to ask.", rich_help_panel=ASK
+        "none,soft,hard,transition",
+        metavar="LIST",
+        help="Cues to ask (add misleading: a cue stating the other branch's value).",
+        rich_help_panel=ASK,
+    ),
+    prompts: str = typer.Option(
+        "paper",
+        metavar="paper|ties",
+        help="Prompt preset: the paper's, or ties (pointwise J may answer 'tie'; tie items are "
+        "asked only then).",
+        rich_help_panel=ASK,
     ),
     orders: str = typer.Option(
         "both",
@@ -327,11 +338,20 @@ def run(
     plan = PlanSpec(
         probes=_split(probes, PROBES, "probe"),  # type: ignore[arg-type]
         protocols=_split(protocols, PROTOCOLS, "protocol"),  # type: ignore[arg-type]
-        cues=_split(cues, CUES, "cue"),
+        cues=_split(cues, CUES + EXTRA_CUES, "cue"),
         orders=orders,
         seed=seed,
         limit=limit,
+        prompts=prompts,
     )
+    if prompts not in PRESETS:
+        raise fail(f"unknown --prompts {prompts!r} (choose from {', '.join(PRESETS)})", 2)
+    if "misleading" in plan.cues:
+        from paraudit.cli.run_checks import misleading_problem
+
+        problem = misleading_problem(dataset, plan.probes, plan.protocols, plan.limit)
+        if problem:
+            raise fail(problem, 2)
     if "S" in plan.probes and "P" not in plan.probes:
         raise fail("probe S (staging) asks about the judge's own P answers; add P (--probes P,S)")
     note = pointwise_only_note(plan.probes, plan.protocols)
@@ -387,6 +407,7 @@ def run(
                 ("orders", orders, "both"),
                 ("seed", str(seed), "0"),
                 ("limit", str(limit), "None"),
+                ("prompts", prompts, "paper"),
                 ("parse-retries", str(parse_retries), "0"),
                 ("parse", parse, "strict"),
             )

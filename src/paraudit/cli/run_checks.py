@@ -68,3 +68,26 @@ def check_rpm(rpm: float | None) -> None:
             f"--rpm {rpm:g} would space calls {60 / rpm:.3g} s apart; give at least {MIN_RPM:g} "
             "(one call per 10 minutes) or leave it out for no limit"
         )
+
+
+def misleading_problem(
+    dataset: Path, probes: tuple[str, ...], protocols: tuple[str, ...], limit: int | None
+) -> str | None:
+    """Why `--cues …,misleading` cannot be asked of this plan (None: it can). The cue states the
+    other branch's value, so it needs pointwise J and items whose branches each carry one value
+    (protocols/pressure.py); otherwise the option would silently add nothing."""
+    if "J" not in probes or "pointwise" not in protocols:
+        return "the misleading cue is asked of pointwise J only; add --probes J and pointwise"
+    from paraudit.items.dataset import load_dataset
+    from paraudit.protocols.pressure import can_mislead
+    from paraudit.runner.plan import limited_items
+
+    ds = load_dataset(dataset)
+    items = list(limited_items(ds, limit))
+    if any(can_mislead(item) for item in items):
+        return None
+    return (
+        f"no item of {dataset} can state the other branch's value (each branch's human turns "
+        "must carry one value, and the two must differ: positional items change within a "
+        "branch); drop misleading from --cues or use a single-turn dataset"
+    )

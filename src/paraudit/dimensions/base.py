@@ -62,6 +62,9 @@ class Questions:
     """O and S: how a value is written into the transcript; `{value}`."""
     judge_hint: str = ""
     """J: an optional sentence on what to listen for ('' keeps the preset's prompt as it is)."""
+    misleading: str = "The user sounds *{value}*; focus on that when making your decision.\n"
+    """J under the misleading cue (issue 32): the cue sentence, stating the *other* branch's
+    value, worded like the paper's hard cue; `{value}` (protocols/pressure.py)."""
 
 
 @dataclass(frozen=True)

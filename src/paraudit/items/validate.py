@@ -219,7 +219,12 @@ def _check_item(
         bad("context", "has no human turn")
     b0, b1 = item.branches
     if len(b0.emotions) == n and len(b1.emotions) == n and humans:
-        if all(b0.emotions[i] == b1.emotions[i] for i in humans):
+        # A declared tie item (meta.tie, protocols/ties.py) may carry the same values: there
+        # the right answer is that the audio does not decide.
+        if (
+            all(b0.emotions[i] == b1.emotions[i] for i in humans)
+            and item.meta.get("tie") is not True
+        ):
             bad("branches", "the branches do not differ in any human-turn emotion")
     if b0.response.text.strip() == b1.response.text.strip():
         bad("branches.response.text", "both branches have the same response")

@@ -99,7 +99,7 @@ BACKENDS: dict[str, Backend] = {
         ),
     )
 }
-BUILTIN_MODELS = ("random", "first", "transcript", "prosody", "drops-audio")
+BUILTIN_MODELS = ("random", "first", "transcript", "prosody", "drops-audio", "abstain")
 
 
 Spec = JudgeSpec

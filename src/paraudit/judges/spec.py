@@ -124,8 +124,9 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "builtin:random": BUILTIN_HOOKS | {"seed"},
     "builtin:first": BUILTIN_HOOKS,
     "builtin:transcript": BUILTIN_HOOKS | {"hears"},
-    "builtin:prosody": BUILTIN_HOOKS | {"clips"},
+    "builtin:prosody": BUILTIN_HOOKS | {"clips", "cues"},
     "builtin:drops-audio": BUILTIN_HOOKS,
+    "builtin:abstain": BUILTIN_HOOKS,
     "hf": frozenset(
         {"device", "dtype", "batch_size", "max_tokens", "temperature", "seed", "constrain", "clips"}
     ),

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from paraudit.items.dataset import Dataset
 from paraudit.items.records import AuditItem
+from paraudit.items.taxonomy import item_dimension
+from paraudit.protocols.paper_prompts import fill
 from paraudit.protocols.parts import AudioPart, Part, Prompt, TextPart
+from paraudit.protocols.pressure import MISLEADING, can_mislead, misleading_cue, misleading_value
 from paraudit.protocols.questions import (
     AnswerKind,
     ClipRole,
@@ -31,10 +34,13 @@ from paraudit.protocols.questions import (
     question_head,
     shape_of,
 )
+from paraudit.protocols.ties import TIE, is_tie, with_tie_option
 
 PROBES: tuple[Probe, ...] = ("J", "P", "O", "S", "T", "N")
 PROTOCOLS: tuple[Protocol, ...] = ("pointwise", "pairwise")
 CUES = ("none", "soft", "hard", "transition")
+EXTRA_CUES = (MISLEADING,)
+"""Cues asked only when named (issue 32): the default plan and the demo stay as they were."""
 ORDERS = ("ab", "ba")
 CONTEXT_ORDERS = ("ab", "ba")
 SPEAKER_NAMES = {"human": "human", "assistant": "voice assistant"}
@@ -89,11 +95,19 @@ def is_multi_turn(item: AuditItem) -> bool:
     return shape_of(item.task) == "multi-turn"
 
 
-def cues_for(item: AuditItem, probe: Probe, cues: tuple[str, ...]) -> list[str]:
-    """The cues that exist for this item and probe (transition is multi-turn only; T has none)."""
+def cues_for(
+    item: AuditItem, probe: Probe, cues: tuple[str, ...], protocol: Protocol | None = None
+) -> list[str]:
+    """The cues that exist for this item and probe (transition is multi-turn only; T has none;
+    misleading only for pointwise J on items that can state the other branch's value)."""
     if probe == "T":
         return ["none"] if "none" in cues else []
-    return [c for c in cues if c != "transition" or is_multi_turn(item)]
+    mislead = probe == "J" and protocol == "pointwise" and can_mislead(item)
+    return [
+        c
+        for c in cues
+        if (c != "transition" or is_multi_turn(item)) and (c != MISLEADING or mislead)
+    ]
 
 
 def _resp_order(order: str) -> tuple[int, int]:
@@ -199,20 +213,35 @@ def j_instance(
     order: str,
     branch: int | None,
     context_order: str | None = None,
+    prompts: str = "paper",
 ) -> Instance:
-    lay = _Layout(question_head(form_for(item.task, "J", protocol), cue))
+    form = form_for(item.task, "J", protocol)
+    stated = None
+    if cue == MISLEADING:  # the cue names the other branch's value (protocols/pressure.py)
+        assert protocol == "pointwise" and branch is not None
+        stated = misleading_value(item, branch)
+        head = fill(
+            form.template, cue=misleading_cue(item, branch, item_dimension(item, ds.manifest))
+        )
+    else:
+        head = question_head(form, cue)
+    ties = prompts == "ties" and protocol == "pointwise"  # protocols/ties.py
+    lay = _Layout(with_tie_option(head) if ties else head)
     gold: str | dict[str, str]
     if protocol == "pointwise":
         assert branch is not None
         lay.context_audio(ds, item, branch, "C")
-        gold = _choice_gold(branch, order)
+        gold = TIE if ties and is_tie(item) else _choice_gold(branch, order)
     else:
         ca, cb = _ctx_order(context_order)
         lay.context_audio(ds, item, ca, "CA")
         lay.context_audio(ds, item, cb, "CB")
         gold = _matching_gold(context_order, order)
     lay.response_audio(ds, item, order)
-    q = lay.question(item, "J", protocol, cue, dict(_AUDIO_OPTIONS))
+    options = {**_AUDIO_OPTIONS, TIE: TIE} if ties else dict(_AUDIO_OPTIONS)
+    q = lay.question(item, "J", protocol, cue, options)
+    if stated is not None:
+        q = replace(q, cue_value=stated)
     return Instance(
         item.id,
         item.task,
@@ -357,6 +386,7 @@ __all__ = [
     "AnswerKind",
     "CONTEXT_ORDERS",
     "CUES",
+    "EXTRA_CUES",
     "ORDERS",
     "PROBES",
     "PROTOCOLS",

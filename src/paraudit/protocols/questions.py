@@ -79,6 +79,8 @@ class Question:
     """The context turns a text probe shows (O, S, T); empty for audio probes."""
     human_keys: tuple[str, ...] = ()
     """The keys a 'turns' answer must have (C[t] of each human turn)."""
+    cue_value: str | None = None
+    """The value the cue states (the misleading cue: the other branch's); None otherwise."""
 
     @property
     def multi_turn(self) -> bool:

@@ -74,11 +74,16 @@ class RunSpec:
     """The reply parser's preset (protocols.parsing.PARSE_PRESETS): it changes which replies
     are answers. Written to run.json only when not the default, so a default run's run.json
     (and every folder written before the preset existed) reads as before."""
+    prompts: str = "paper"
+    """The prompt preset (runner.plan.PlanSpec.prompts). Left out of run.json while it is the
+    default, so folders written before it existed read back as the same spec."""
 
     def as_dict(self) -> dict[str, Any]:
         out = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
         if out["parse"] == "strict":
             del out["parse"]
+        if out["prompts"] == "paper":
+            del out["prompts"]
         return out
 
     @classmethod

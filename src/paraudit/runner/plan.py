@@ -34,6 +34,7 @@ from paraudit.protocols.instances import (
 )
 from paraudit.protocols.null_probe import NULL_ASKS, NULL_KINDS, NullKind, n_instance, null_clips
 from paraudit.protocols.questions import annotation_for
+from paraudit.protocols.ties import is_tie
 
 # Probes that offer two emotions per branch: an item whose branch has more than two distinct
 # human emotions would get a wrong gold, so it gets none of them.
@@ -48,6 +49,9 @@ class PlanSpec:
     orders: str = "both"
     seed: int = 0
     limit: int | None = None
+    prompts: str = "paper"
+    """The prompt preset: 'paper' (the paper's wordings) or 'ties' (pointwise J may answer
+    "tie"; tie items are asked only under it: protocols/ties.py)."""
     null_dir: str | None = None
     """Where probe N's null clips are stored (RUN/null_audio once the run folder is claimed;
     None: a scratch folder, for checks and dry runs)."""
@@ -143,16 +147,19 @@ def _questions(ds: Dataset, spec: PlanSpec, asking: bool = False) -> Iterator[_Q
     """What the plan asks, in plan order (asking order: see asked_items), before any prompt is
     built."""
     for item in asked_items(ds, spec, asking):
+        tie = is_tie(item)
         for probe in spec.probes:
+            if tie and (probe != "J" or spec.prompts != "ties"):
+                continue  # the audio does not decide it: only the ties preset's J can answer
             if probe == "N":
                 yield from _null_questions(item, spec)
                 continue
             if probe == "S" or not _asks(item, probe):
                 continue
-            pointwise_only = probe in ("P", "T") or is_twin(item)
+            pointwise_only = probe in ("P", "T") or is_twin(item) or tie
             protocols = ("pointwise",) if pointwise_only else spec.protocols
             for protocol in protocols:
-                for cue in cues_for(item, probe, spec.cues):
+                for cue in cues_for(item, probe, spec.cues, protocol):
                     for branch in _branches(protocol):
                         key = f"{probe}|{protocol}|{cue}|{branch}"
                         for ctx, order in presentations(
@@ -187,7 +194,9 @@ def iter_instances(ds: Dataset, spec: PlanSpec, *, asking: bool = False) -> Iter
             clips = null_clips(spec.null_dir)
             yield n_instance(ds, q.item, q.asks, kind, q.cue, q.order, q.branch, clips)
         elif q.probe == "J":
-            yield j_instance(ds, q.item, q.protocol, q.cue, q.order, q.branch, q.context_order)
+            yield j_instance(
+                ds, q.item, q.protocol, q.cue, q.order, q.branch, q.context_order, spec.prompts
+            )
         elif q.probe == "P":
             assert q.branch is not None
             yield p_instance(ds, q.item, q.cue, q.order, q.branch)

@@ -245,7 +245,11 @@ class Runner:
             "judge_details": [j.describe() for j in judges],
             # How this folder's call keys are made (runner.keys): kept by every later run.
             "call_keys": self.call_keys,
-            "plan": asdict(self.cfg.plan),
+            "plan": {  # the default preset left out: run.json as before presets existed
+                k: v
+                for k, v in asdict(self.cfg.plan).items()
+                if not (k == "prompts" and v == "paper")
+            },
             "concurrency": self.cfg.concurrency,
             "rpm": self.cfg.rpm,
             "parse_retries": self.cfg.parse_retries,
@@ -301,6 +305,7 @@ class Runner:
                     p.orders,
                     p.seed,
                     p.limit,
+                    prompts=p.prompts,
                 )
                 self._check_plan(ds)
             self.spec = got.spec
@@ -452,7 +457,12 @@ def run_key(spec: RunSpec, plan: PlanSpec, judges: list[Judge]) -> str:
             "code": code_digest(),
             "spec": spec.as_dict(),
             # where probe N's clips are stored is no part of the audit (calls key clips by hash)
-            "plan": {k: v for k, v in asdict(plan).items() if k != "null_dir"},
+            # the default preset is left out, so run keys of runs before presets stay the same
+            "plan": {
+                k: v
+                for k, v in asdict(plan).items()
+                if k != "null_dir" and not (k == "prompts" and v == "paper")
+            },
             "judges": [j.identity().as_dict() for j in judges],
         },
         sort_keys=True,
@@ -496,6 +506,7 @@ def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:
         limit=cfg.plan.limit,
         parse_retries=cfg.parse_retries,
         parse=cfg.parse,
+        prompts=cfg.plan.prompts,
     )
 
 

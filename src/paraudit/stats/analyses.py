@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from paraudit.stats.accounting import ACCOUNTING
 from paraudit.stats.analysis import Analysis
+from paraudit.stats.pressure import TEXT_DOMINANCE
 from paraudit.stats.reask import REASK
 from paraudit.stats.served import SERVED
 from paraudit.stats.side_units import DELIVERY, NULL_AUDIO, SELF_CONSISTENCY
 from paraudit.stats.strata import STRATA
+from paraudit.stats.ties import TIES
 
 ANALYSES: tuple[Analysis, ...] = (
     ACCOUNTING,
@@ -30,6 +32,8 @@ ANALYSES: tuple[Analysis, ...] = (
     STRATA,
     REASK,
     SERVED,
+    TEXT_DOMINANCE,
+    TIES,
 )
 
 

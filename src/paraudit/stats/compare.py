@@ -95,6 +95,10 @@ def consistent_units(rows: list[Row], judge: str) -> dict[tuple[str, str], dict[
     )
     failed: set[tuple[str, str, Unit]] = set()  # a failed call leaves its unit undecided
     for r in rows:
+        # The misleading cue and tie items measure pressure and abstention, not skill: pooled
+        # here they would read as lost accuracy (stats/pressure.py, stats/ties.py).
+        if r.cue == "misleading" or r.gold == "tie":
+            continue
         if r.judge == judge and r.probe != "T":
             unit = (r.task, r.item_id, r.cue, r.branch)
             if not answered(r):

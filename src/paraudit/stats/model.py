@@ -114,6 +114,9 @@ class Behaviour(BaseModel):
         # Which model answered (stats/served.py): the reply's model field, the drift test.
         "answered by another model",
         "drifts during the run",
+        "follows the text against the audio",  # the misleading cue (stats/pressure.py)
+        "never says there is no difference",  # the ties preset (stats/ties.py)
+        "abstains where the audio decides",
     ]
     text: str
     evidence: Estimate | None = None

@@ -198,7 +198,11 @@ class _Group:
     def tally(self, units_fed: Iterable[Tally] = ()) -> None:
         """One pass over the rows: cells per real cue, units, first picks, per-turn P; every
         row is also fed to each registered analysis's tally (`units_fed`)."""
+        units_fed = list(units_fed)
         feed = [t.add for t in units_fed if getattr(t, "reads_rows", True)]
+        # A tie item (the ties preset: the right answer is "tie") is read only by the units
+        # that say so (stats/ties.py); every other figure is about items the audio decides.
+        tie_feed = [t.add for t in units_fed if getattr(t, "reads_ties", False)]
         cells, units = self.cells, self.units
         self.position: dict[tuple[str, str, str], bh.Tally] = defaultdict(bh.new_tally)
         self.turns: dict[str, bh.Tally] = defaultdict(bh.new_tally)
@@ -216,6 +220,10 @@ class _Group:
         incomplete: set[tuple[str, str, str, int | None, str]] = set()
         self.rows_seen = self.failed = 0
         for r in self.rows:
+            if r.gold == "tie":
+                for add in tie_feed:
+                    add(r)
+                continue
             for add in feed:
                 add(r)
             if r.probe == "N":  # null audio: only its own unit reads N rows
@@ -283,7 +291,9 @@ class _Group:
             if c.position:
                 self.position[(probe, proto, cue)] = c.position
         for (probe, proto, cue), c in list(cells.items()):
-            if cue != "all":
+            # The misleading cue pulls against the audio: pooled into "all" it would read as
+            # lost skill; it has its own section (stats/pressure.py).
+            if cue not in ("all", "misleading"):
                 cells[(probe, proto, "all")].add(c)
         for per_cue in list(self.turns.values()):
             bh.merge(self.turns["all"], per_cue)

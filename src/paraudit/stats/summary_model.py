@@ -22,7 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import Estimate, Verdict
+from paraudit.stats.pressure import TextDominance
 from paraudit.stats.served import ServedModels
+from paraudit.stats.ties import TieRecord
 
 SCHEMA = "paraudit.summary/3"
 SCHEMA_FILE = Path(__file__).with_name("summary.schema.json")
@@ -410,6 +412,10 @@ class Summary(_Record):
     invariance: list[InvarianceFlip] = Field(default_factory=list)
     """Runs on an invariance set only (`build invariance`): flip rates per change."""
     invariance_voices: list[VoiceAccuracy] = Field(default_factory=list)
+    text_dominance: list[TextDominance] = Field(default_factory=list)
+    """Runs with the misleading cue only (`stats/pressure.py`)."""
+    ties: list[TieRecord] = Field(default_factory=list)
+    """Runs with the ties prompt preset only (`stats/ties.py`)."""
     served: list[ServedModels] = Field(default_factory=list)
     """Which model answered (stats/served.py): per judge × task, the models the replies named,
     their shares and accuracy, and the drift test over call order."""

@@ -140,7 +140,8 @@ class Evidence:
 
 def native_cue(ev: Evidence) -> str | None:
     cues = [c for (p, proto, c) in ev.accuracy if p == "J" and proto == "pointwise"]
-    cues = [c for c in cues if c != "all" and ev.acc("J", "pointwise", c)]
+    # A misleading cue is pressure, not a native answer (stats/pressure.py): never the native.
+    cues = [c for c in cues if c not in ("all", "misleading") and ev.acc("J", "pointwise", c)]
     return min(cues, key=lambda c: (_cue_rank(c), c)) if cues else None
 
 
@@ -529,6 +530,9 @@ def verdict(ev: Evidence) -> Verdict:
     draws = [h for h in habits if h.kind == "one draw less accurate"]
     if draws:  # a majority's accuracy must not stand alone when one draw is less accurate
         head += f" ({draws[0].text.split(' (')[0]})"
+    pulled = [h for h in habits if h.kind == "follows the text against the audio"]
+    if pulled:  # a reliable listener that a wrong text overrides: the first line says so
+        head += f" But it {pulled[0].text}."
     for h in habits:  # figures of another (or a changing) model: the first line says so
         if h.kind in ("answered by another model", "drifts during the run"):
             head += f" {h.text[0].upper()}{h.text[1:]}."

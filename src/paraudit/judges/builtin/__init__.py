@@ -14,7 +14,12 @@ if TYPE_CHECKING:
 def make_builtin(spec: str, s: Spec) -> Judge:
     from paraudit.judges.builtin.drops_audio import DropsAudioJudge
     from paraudit.judges.builtin.prosody import ProsodyJudge
-    from paraudit.judges.builtin.simple import FirstJudge, RandomJudge, TranscriptJudge
+    from paraudit.judges.builtin.simple import (
+        AbstainJudge,
+        FirstJudge,
+        RandomJudge,
+        TranscriptJudge,
+    )
     from paraudit.judges.registry import BUILTIN_MODELS, _did_you_mean
 
     table = {
@@ -23,6 +28,7 @@ def make_builtin(spec: str, s: Spec) -> Judge:
         "transcript": TranscriptJudge,
         "prosody": ProsodyJudge,
         "drops-audio": DropsAudioJudge,
+        "abstain": AbstainJudge,
     }
     if s.model not in table:
         raise ParauditError(

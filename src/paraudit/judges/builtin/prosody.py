@@ -11,6 +11,10 @@
 It hears no words: where it needs the transcript of a clip (speaking rate, the failing assistant
 turn) it uses the dataset's own transcript as a perfect speech recogniser, said here plainly.
 
+`?cues=obey` (issue 32): where the question's cue states a value (the misleading cue), the judge
+takes that value as what it heard instead of measuring the clip: the cue-follower of the
+known-behaviour suite. Plain `builtin:prosody` never reads a cue: the cue-ignorer.
+
 `?clips=joined` (judges.joining): the prompt's clips arrive as one clip with spoken markers and
 gaps. The judge cuts the parts out of that one clip again at the offsets the joining record
 gives (markers, gaps, part lengths) and measures each cut afresh (features are cached by the
@@ -32,6 +36,7 @@ from typing import Any
 import numpy as np
 import soundfile as sf
 
+from paraudit.errors import ParauditError
 from paraudit.judges.base import Reply
 from paraudit.judges.builtin.common import BuiltinJudge, reply_json
 from paraudit.judges.joining import JoinInfo, check_renderer, join_prompt
@@ -83,6 +88,10 @@ class ProsodyJudge(BuiltinJudge):
         self.mean = np.zeros(5)
         self._vader: Any = None
         self.joined = self.judge_spec.value("clips") == "joined"
+        obey = self.judge_spec.options.get("cues", "ignore")
+        if obey not in ("obey", "ignore"):
+            raise ParauditError(f"builtin:prosody ?cues= takes obey or ignore (got {obey!r})")
+        self.obeys_cues = obey == "obey"
         if self.joined:
             check_renderer()  # the markers' voice: a missing extra is one line, now
         self._joined_dir: tempfile.TemporaryDirectory[str] | None = None
@@ -291,6 +300,9 @@ class ProsodyJudge(BuiltinJudge):
                 },
                 f"heard {emo}",
             )
+        if self.obeys_cues and q.cue_value is not None:
+            e = q.cue_value
+            return self._choose({r: self.fit(t, e) for r, t in responses.items()}, f"told {e}")
         e = min(cands, key=lambda e: self.distance(by_role["C"], e))
         return self._choose({r: self.fit(t, e) for r, t in responses.items()}, f"heard {e}")
 

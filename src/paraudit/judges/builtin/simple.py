@@ -1,4 +1,4 @@
-"""builtin:random, builtin:first and builtin:transcript."""
+"""builtin:random, builtin:first, builtin:transcript and builtin:abstain."""
 
 from __future__ import annotations
 
@@ -44,6 +44,16 @@ class FirstJudge(BuiltinJudge):
         if q.answer == "matching":
             return reply_json("always the first option", {"CA": "R1", "CB": "R2"})
         return reply_json("always the first option", "R1")
+
+
+class AbstainJudge(FirstJudge):
+    """Always "tie" where the question offers it (the ties preset, issue 32), the first option
+    elsewhere: the judge that always abstains."""
+
+    def answer(self, prompt: Prompt, q: Question, sample: int) -> Reply:
+        if "tie" in q.options:
+            return reply_json("cannot tell", "tie")
+        return super().answer(prompt, q, sample)
 
 
 _WORD = re.compile(r"[a-z']+")

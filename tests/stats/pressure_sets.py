@@ -1,0 +1,71 @@
+"""Datasets for the pressure tests: single-turn items whose responses a lexicon can tell apart
+(an angry user gets an action reply, a sad one a comforting reply), with tones written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paraudit.items.dataset import audio_name, write_dataset
+from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
+from tests.conftest import tone
+
+ANGRY_REPLIES = (
+    "That is unacceptable; I will demand a refund and fix this.",
+    "I will file a complaint and insist they pay.",
+)
+SAD_REPLIES = (
+    "That sounds rough; take it gently and rest.",
+    "I am here; this loss hurts, be kind to yourself.",
+)
+
+
+def single_turn_set(root: Path, tmp: Path, n: int = 30, ties: int = 0) -> Path:
+    """`n` single-turn angry/sad items, which branch is angry alternating; then `ties` tie
+    items (`meta.tie`: one reply fits both branches, the other is as fitting: "either")."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(freq: float, seconds: float = 1.0) -> str:
+        p = tmp / f"{freq:.1f}-{seconds}.wav"
+        rel = audio_name(tone(p, freq, seconds))
+        audio[rel] = p
+        return rel
+
+    items = []
+    for i in range(n):
+        angry = Branch(emotions=("angry",), audio=(clip(200 + i),),
+                       response=Response(text=ANGRY_REPLIES[i % 2], emotion="empathetic",
+                                         audio=clip(300 + i, 0.8)))  # fmt: skip
+        sad = Branch(emotions=("sad",), audio=(clip(100 + i),),
+                     response=Response(text=SAD_REPLIES[i % 2], emotion="empathetic",
+                                       audio=clip(400 + i, 0.8)))  # fmt: skip
+        items.append(
+            AuditItem(
+                id=f"st-{i:02d}",
+                task="single-turn-emotions",
+                context=(Turn(speaker="human", text=f"They moved my appointment again, {i}."),),
+                branches=(angry, sad) if i % 2 else (sad, angry),
+                meta={"pair": "angry/sad"},
+            )
+        )
+    for i in range(ties):
+        either = Response(text=f"Sure, it is moved to Friday at {i}.", emotion="neutral",
+                          audio=clip(500 + i, 0.8))  # fmt: skip
+        other = Response(text=f"Done, Friday at {i} it is.", emotion="neutral",
+                         audio=clip(600 + i, 0.8))  # fmt: skip
+        items.append(
+            AuditItem(
+                id=f"tie-{i:02d}",
+                task="single-turn-emotions",
+                context=(Turn(speaker="human", text=f"Please move it to Friday, {i}."),),
+                branches=(
+                    Branch(emotions=("neutral",), audio=(clip(150 + i),), response=either),
+                    Branch(emotions=("happy",), audio=(clip(170 + i, 1.1),), response=other),
+                ),
+                meta={"pair": "neutral/happy", "tie": True},
+            )
+        )
+    write_dataset(
+        root, DatasetManifest(name="pressure", tasks=("single-turn-emotions",)), items, audio
+    )
+    return root

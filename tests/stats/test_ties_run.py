@@ -1,0 +1,63 @@
+"""The ties preset end to end: a judge that never abstains and one that always abstains,
+through the real runner and the CLI, each get the verdict their behaviour implies."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from paraudit.cli.main import app
+from paraudit.runner.plan import PlanSpec
+from paraudit.runner.run import RunConfig, Runner
+from paraudit.stats.summary import summarize
+from tests.stats.pressure_sets import single_turn_set
+from tests.stats.synthetic import stat_rows
+
+
+def test_never_and_always_abstaining_judges_get_their_verdicts(tmp_path: Path) -> None:
+    ds = single_turn_set(tmp_path / "ds", tmp_path / "src", n=30, ties=12)
+    plan = PlanSpec(("J",), ("pointwise",), ("none",), prompts="ties")
+    judges = ["builtin:prosody", "builtin:abstain"]
+    rows = asyncio.run(Runner(RunConfig(ds, judges, tmp_path / "run", plan)).run())
+    assert len(rows) == 2 * 42 * 4
+    s = summarize(stat_rows(rows), replicates=1000)
+    ties = {r["judge"]: r for r in s["ties"]}
+    never, always = ties["builtin:prosody"], ties["builtin:abstain"]
+    assert never["tie_items"] == 12 and never["tie_accuracy"]["rate"] == 0.0
+    assert never["abstain_rate"]["rate"] == 0.0 and never["never_abstains"]
+    assert not never["always_abstains"]
+    assert always["tie_accuracy"]["rate"] == 1.0 and always["abstain_rate"]["rate"] == 1.0
+    assert always["always_abstains"] and not always["never_abstains"]
+    # Saying "tie" blindly (never or always) tells the two kinds of item apart no better.
+    assert never["calibration"]["rate"] == 0.0 == always["calibration"]["rate"]
+    kinds = {v["judge"]: [b["kind"] for b in v["behaviours"]] for v in s["verdicts"]}
+    assert "never says there is no difference" in kinds["builtin:prosody"]
+    assert "abstains where the audio decides" not in kinds["builtin:prosody"]
+    assert "abstains where the audio decides" in kinds["builtin:abstain"]
+    assert "never says there is no difference" not in kinds["builtin:abstain"]
+    # Tie items stay out of the native figures: abstaining on the others is not right.
+    native = {v["judge"]: v["native"]["evidence"]["J"] for v in s["verdicts"]}
+    assert native["builtin:abstain"]["rate"] == 0.0 and native["builtin:abstain"]["items"] == 30
+    run_json = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert run_json["spec"]["prompts"] == "ties"
+
+
+def test_dry_run_counts_the_tie_questions_and_a_bad_preset_is_refused(tmp_path: Path) -> None:
+    ds = single_turn_set(tmp_path / "ds", tmp_path / "src", n=3, ties=2)
+    counts = {}
+    for preset in ("paper", "ties"):
+        res = CliRunner().invoke(app, ["run", str(ds), "--judge", "builtin:random", "--out",
+                                       str(tmp_path / preset), "--probes", "J", "--protocols",
+                                       "pointwise", "--cues", "none", "--prompts", preset,
+                                       "--dry-run"])  # fmt: skip
+        assert res.exit_code == 0, res.output
+        line = next(x for x in res.output.splitlines() if x.startswith("instances"))
+        counts[preset] = int(line.split(":")[1].split()[0].replace(",", ""))
+    assert counts == {"paper": 12, "ties": 20}
+    res = CliRunner().invoke(app, ["run", str(ds), "--judge", "builtin:random", "--out",
+                                   str(tmp_path / "bad"), "--prompts", "tie"])  # fmt: skip
+    assert res.exit_code == 2 and res.output.startswith("error: unknown --prompts 'tie'")
+    assert not (tmp_path / "bad").exists()
