@@ -351,10 +351,20 @@ def build(
         help="invariance: irrelevant changes to make (voice,loudness,rate,noise,samplerate).",
         rich_help_panel=WHAT_TO_BUILD,
     ),
+    dimension: str | None = typer.Option(
+        None,
+        "--dimension",
+        metavar="NAME",
+        help="starter: the dimension's set (`paraudit dimensions`; default emotion).",
+        rich_help_panel=WHAT_TO_BUILD,
+    ),
 ) -> None:
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
     if what not in WHAT:
         raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
+    from paraudit.cli.build_dimension import run_dimension_build, wanted_dimension
+
+    dim = wanted_dimension(what, dimension)  # refused before --out is touched
     check_output(out, force)
     if what == "invariance":
         from paraudit.cli.build_invariance import run_invariance
@@ -370,7 +380,10 @@ def build(
              "--min-dnsmos": min_dnsmos, "--qc": qc},
             {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
         )  # fmt: skip
-        run_build(out, limit, voice, cache)
+        if dim is not None:
+            run_dimension_build(dim, out, limit, voice, cache, seed)
+        else:
+            run_build(out, limit, voice, cache)
         _validate(out)
         return
     if source is None:
