@@ -327,7 +327,8 @@ def build(
         None,
         "--voice",
         metavar="FILE",
-        help="starter: a Piper .onnx voice (default: bundled joe-medium).",
+        help="starter: a Piper .onnx voice (default: bundled joe-medium); with --dimension, a "
+        "voice of its renderer (joe, joe-bright, joe-deep; emphasis: espeak-m, espeak-f).",
         rich_help_panel=MAKING,
     ),
     cache: Path | None = typer.Option(
