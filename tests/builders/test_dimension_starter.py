@@ -7,11 +7,15 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from paraudit.builders.dimension_starter import build_dimension_starter
 from paraudit.dimensions import registry
+from paraudit.dimensions.base import RenderedClip
+from paraudit.errors import ParauditError
 from paraudit.items.dataset import load_dataset
 from paraudit.items.validate import errors_of, validate_dataset
 from tests.builders.conftest import cli
@@ -104,3 +108,33 @@ def test_it_runs_with_builtin_judges_and_p_asks_in_the_dimension_words(
     )
     note = dim.questions.annotation.format(value=label)
     assert any(f"transcript: {item.context[0].text} {note}" in p[0]["text"] for p in prompts)
+
+
+def flaky(text: str, value: str, *, voice: str = "joe", seed: int = 0) -> RenderedClip:
+    """Urgency's renderer, wrong (calm for every value) on the first seed only."""
+    from paraudit.render.urgency import render
+
+    return render(text, "calm" if seed == 0 else value, voice=voice, seed=seed)
+
+
+def never(text: str, value: str, *, voice: str = "joe", seed: int = 0) -> RenderedClip:
+    """A deliberately wrong renderer: every value read calmly."""
+    from paraudit.render.urgency import render
+
+    return render(text, "calm", voice=voice, seed=seed)
+
+
+def test_a_rejected_clip_is_rendered_again_or_its_item_dropped(tmp_path: Path) -> None:
+    urgency = registry.get("urgency")
+    here = "tests.builders.test_dimension_starter"
+    again = replace(urgency, renderer=f"{here}:flaky")
+    report = build_dimension_starter(again, tmp_path / "a", limit=1, cache_dir=tmp_path / "c")
+    assert (report.items_written, report.renders, report.rerenders) == (1, 3, 1)
+    (item,) = load_dataset(tmp_path / "a").items
+    assert {q["value"]: q["attempts"] for q in item.meta["qc"]} == {"calm": 1, "urgent": 2}
+
+    wrong = replace(urgency, renderer=f"{here}:never")
+    with pytest.raises(ParauditError, match=r"urgent: .*rate_ratio") as e:
+        build_dimension_starter(wrong, tmp_path / "b", limit=1, cache_dir=tmp_path / "c")
+    assert "1 dropped" in str(e.value) and "nothing written" in str(e.value)
+    assert not (tmp_path / "b").exists()

@@ -30,6 +30,7 @@ from paraudit.compose.dimension_starters import StarterText, starter_texts
 from paraudit.compose.starter import branch_swaps
 from paraudit.dimensions import registry
 from paraudit.dimensions.base import Dimension, QcCheck, RenderedClip
+from paraudit.errors import ParauditError
 from paraudit.items.dataset import AUDIO_DIR, sha256_file, write_dataset
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
 from paraudit.versions import package_version
@@ -169,10 +170,17 @@ def build_dimension_starter(
                 )
             if on_progress:
                 on_progress(n, len(texts))
-        first = next(iter(items[0].meta["renderer"].values()), "") if items else ""
+        if not items:
+            # Nothing to audit: refuse before writing, so --out keeps what it had.
+            why = report.dropped[0].reason if report.dropped else "no starter texts"
+            raise ParauditError(
+                f"no {dim.name} item passed QC ({len(report.dropped)} dropped; first: {why}); "
+                "nothing written"
+            )
+        first = next(iter(items[0].meta["renderer"].values()), "")
         manifest = DatasetManifest(
             name=f"paraudit-starter-{dim.name}",
-            tasks=(task,) if items else (),
+            tasks=(task,),
             emotions=dim.names,
             dimension=dim.name,
             rendering=(

@@ -13,7 +13,6 @@ from pathlib import Path
 from paraudit.cli.common import console
 from paraudit.dimensions import registry
 from paraudit.dimensions.base import Dimension
-from paraudit.errors import ParauditError
 from paraudit.items.records import DEFAULT_DIMENSION
 
 
@@ -62,5 +61,3 @@ def run_dimension_build(
     )
     for d in report.dropped:
         console.print(f"  dropped {d.item_id}: {d.reason}", highlight=False, markup=False)
-    if not report.items_written:
-        raise ParauditError(f"no {dim.name} item passed QC; nothing to audit")
