@@ -40,10 +40,25 @@ def run_dimension_build(
     cache: Path | None,
     seed: int,
 ) -> None:
-    from paraudit.builders.dimension_starter import build_dimension_starter
-    from paraudit.cli.build import _bar
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
-    with _bar(f"[bold]rendering[/] {dim.name} " + "{task.description}") as bar:
+    from paraudit.builders.dimension_starter import build_dimension_starter
+
+    # The columns of cli/build.py's bar (importing it from there would be an import cycle).
+    with Progress(
+        TextColumn(f"[bold]rendering[/] {dim.name} " + "{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
         task = bar.add_task("items", total=None)
         report = build_dimension_starter(
             dim,
