@@ -349,7 +349,8 @@ def build(
         None,
         "--voice",
         metavar="FILE",
-        help="starter: a Piper .onnx voice (default: bundled joe-medium).",
+        help="starter: a Piper .onnx voice (default: bundled joe-medium); with --dimension, a "
+        "voice of its renderer (joe, joe-bright, joe-deep; emphasis: espeak-m, espeak-f).",
         rich_help_panel=MAKING,
     ),
     cache: Path | None = typer.Option(
@@ -373,10 +374,20 @@ def build(
         help="invariance: irrelevant changes to make (voice,loudness,rate,noise,samplerate).",
         rich_help_panel=WHAT_TO_BUILD,
     ),
+    dimension: str | None = typer.Option(
+        None,
+        "--dimension",
+        metavar="NAME",
+        help="starter: the dimension's set (`paraudit dimensions`; default emotion).",
+        rich_help_panel=WHAT_TO_BUILD,
+    ),
 ) -> None:
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
     if what not in WHAT:
         raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
+    from paraudit.cli.build_dimension import run_dimension_build, wanted_dimension
+
+    dim = wanted_dimension(what, dimension)  # refused before --out is touched
     check_output(out, force, [from_, source, audio_root])
     for option, given in (("--source", source), ("--voice", voice)):
         kind = None if given is None else not_regular(given)
@@ -399,7 +410,10 @@ def build(
             {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
         )  # fmt: skip
         with writing(out, cache):
-            run_build(out, limit, voice, cache)
+            if dim is not None:
+                run_dimension_build(dim, out, limit, voice, cache, seed)
+            else:
+                run_build(out, limit, voice, cache)
         _validate(out)
         return
     if source is None:

@@ -31,8 +31,11 @@ from paraudit.protocols.questions import (
     TextTurn,
     annotation_for,
     form_for,
+    item_dimension_name,
+    perception_head,
     question_head,
     shape_of,
+    value_words,
 )
 from paraudit.protocols.ties import TIE, is_tie, with_tie_option
 
@@ -276,10 +279,17 @@ def p_instance(ds: Dataset, item: AuditItem, cue: str, order: str, branch: int) 
     e1, e2 = pair if order == "ab" else pair[::-1]
     lay = _Layout(question_head(form_for(item.task, "P", "pointwise"), cue))
     if not is_multi_turn(item):
-        lay.text(f"R1 = {e1}\nR2 = {e2}")
+        # Another dimension asks in its own words and may show a value as something else
+        # (emphasis: the stressed word); emotion keeps the paper's prompt byte for byte.
+        shown = value_words(item)
+        w1, w2 = shown.get(e1, e1), shown.get(e2, e2)
+        head = perception_head(item_dimension_name(item, ds.manifest), cue, (w1, w2))
+        if head is not None:
+            lay = _Layout(head)
+        lay.text(f"R1 = {w1}\nR2 = {w2}")
         lay.context_audio(ds, item, branch, "C")
         gold: str | dict[str, str] = "R1" if emotions[0] == e1 else "R2"
-        q = lay.question(item, "P", "pointwise", cue, {"R1": e1, "R2": e2})
+        q = lay.question(item, "P", "pointwise", cue, {"R1": w1, "R2": w2})
     else:
         lay.context_audio(ds, item, branch, "C")
         lay.text(f"E1 = {e1}\nE2 = {e2}")
@@ -328,7 +338,8 @@ def text_instance(
         if probe == "S":
             assert staged is not None
             return staged[b]
-        return item.branches[b].emotions
+        shown = value_words(item)  # emphasis: the stressed word, as P offered it
+        return tuple(shown.get(e, e) for e in item.branches[b].emotions)
 
     lay = _Layout(question_head(form_for(item.task, probe, protocol), cue))
     gold: str | dict[str, str]

@@ -33,7 +33,9 @@ SINGLE_TURN_TASKS = frozenset({"single-turn-emotions"})
 
 
 def shape_of(task: str) -> Shape:
-    return "single-turn" if task in SINGLE_TURN_TASKS else "multi-turn"
+    # A dimension's single-turn task is named 'single-turn-<dimension>' (Dimension.task_for).
+    single = task in SINGLE_TURN_TASKS or task.startswith("single-turn-")
+    return "single-turn" if single else "multi-turn"
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,41 @@ def annotation_for(item: AuditItem, manifest: DatasetManifest | None = None) -> 
     return _annotation_of(name)
 
 
+@cache
+def _perception_of(dimension: str) -> str:
+    return registry.get(dimension).questions.perception
+
+
+def item_dimension_name(item: AuditItem, manifest: DatasetManifest | None = None) -> str:
+    """The item's dimension: the manifest's (or the item's own), emotion when neither says."""
+    if manifest is not None:
+        return item_dimension(item, manifest)
+    named = item.meta.get("dimension")
+    return named if isinstance(named, str) and named else DEFAULT_DIMENSION
+
+
+def value_words(item: AuditItem) -> dict[str, str]:
+    """How a value is shown to a judge when it is not its own name: emphasis items show the
+    word each value stresses (`meta["focus_words"]`, in the dimension's value order)."""
+    words = item.meta.get("focus_words")
+    name = item_dimension_name(item)
+    if not isinstance(words, list) or len(words) != 2 or name == DEFAULT_DIMENSION:
+        return {}
+    values = [v.name for v in registry.get(name).values]
+    return dict(zip(values, (str(w) for w in words), strict=False))
+
+
+def perception_head(dimension: str, cue: str, options: tuple[str, str]) -> str | None:
+    """P's instruction in a dimension's own words (its `Questions.perception`, the options
+    named with their labels so the JSON answer stays 'R1' or 'R2'); None for emotion, which
+    keeps the paper's prompt."""
+    if dimension == DEFAULT_DIMENSION:
+        return None
+    shown = f"R1 ({options[0]}) or R2 ({options[1]})"
+    asked = _perception_of(dimension).format(options=shown)
+    return " ".join(t for t in (asked, _single_cue(cue).strip(), pp.JSON_CHOICE) if t)
+
+
 def question_head(form: Form, cue: str) -> str:
     """The instruction text of a question: the template with its cue (and disclaimer) filled."""
     values = {"cue": form.cue_text(cue)}
@@ -190,6 +227,9 @@ __all__ = [
     "TextTurn",
     "annotation_for",
     "form_for",
+    "item_dimension_name",
+    "perception_head",
+    "value_words",
     "question_head",
     "shape_of",
 ]
