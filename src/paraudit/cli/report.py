@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from paraudit.cli.common import console, fail, user_errors, warn
 from paraudit.cli.help import OUTPUT, STATS
@@ -67,4 +68,4 @@ def report(
     from paraudit.report.build import write_report
 
     path = write_report(list(runs), out, replicates=replicates, seed=seed, labels=label or None)
-    console.print(f"[green]✓[/] report → {path}")
+    console.print(f"[green]✓[/] report → {escape(str(path))}", soft_wrap=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -142,6 +142,43 @@ def starter_swaps(seed: int) -> set[str]:
     return branch_swaps(groups, seed)
 
 
+def quick_ids(seed: int = 0, per_pair: int = 4, positional: int = 12) -> set[str]:
+    """A stratified subset of the starter sources for a quick demo: `per_pair` sentences of
+    each single-turn emotion pair and `positional` dialogues spread over the moods the user
+    shifts to — half of each swapped by `starter_swaps(seed)`, so the subset keeps the full
+    set's balance (branch 0 is neither the first emotion listed nor the earlier shift)."""
+    swaps = starter_swaps(seed)
+    groups: dict[str, list[str]] = {}
+    for s in single_turn_sources():
+        groups.setdefault("/".join(sorted(s.emotions)), []).append(s.id)
+    chosen: set[str] = set()
+    for ids in groups.values():
+        chosen.update(_balanced(ids, swaps, per_pair))
+    by_mood: dict[str, list[str]] = {}
+    for p in positional_sources():
+        by_mood.setdefault(p.after, []).append(p.id)
+    moods = sorted(by_mood)
+    share = {
+        m: positional // len(moods) + (i < positional % len(moods)) for i, m in enumerate(moods)
+    }
+    for k, m in enumerate(moods):  # odd shares: swapped first in every other group
+        chosen.update(_balanced(by_mood[m], swaps, share[m], k % 2 == 1))
+    return chosen
+
+
+def _balanced(ids: list[str], swaps: set[str], n: int, unswapped_first: bool = False) -> list[str]:
+    """`n` of `ids` in source order, alternating swapped and unswapped while both last."""
+    kinds = [[i for i in ids if i in swaps], [i for i in ids if i not in swaps]]
+    if unswapped_first:
+        kinds.reverse()
+    out: list[str] = []
+    while len(out) < n and any(kinds):
+        for kind in kinds:
+            if kind and len(out) < n:
+                out.append(kind.pop(0))
+    return out
+
+
 def single_turn_item(
     src: SingleTurnSource, asm: _Assembler, swap: bool = False
 ) -> AuditItem | None:
@@ -248,11 +285,13 @@ def build_starter(
     on_progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
     seed: int = 0,
+    ids: Collection[str] | None = None,
 ) -> BuildReport:
     """Render and verify the starter set and write it to `out` (atomically).
 
     `on_progress(done, total)` is called as clips finish. `seed` decides which realisation of
-    each source becomes branch 0 (`starter_swaps`).
+    each source becomes branch 0 (`starter_swaps`). `ids` keeps only those sources (the
+    demo's quick subset, `quick_ids`); `limit` then applies per task as before.
     """
     t0 = time.perf_counter()
     renderer = Renderer(voice, cache_dir)
@@ -261,9 +300,13 @@ def build_starter(
     items: list[AuditItem] = []
     jobs: list[tuple[str, Callable[[], AuditItem | None]]] = []
     swaps = starter_swaps(seed)
-    for s in single_turn_sources()[:limit]:
+
+    def keep(source_id: str) -> bool:
+        return ids is None or source_id in ids
+
+    for s in [s for s in single_turn_sources() if keep(s.id)][:limit]:
         jobs.append((s.id, lambda s=s: single_turn_item(s, asm, s.id in swaps)))  # type: ignore[misc]
-    for p in positional_sources()[:limit]:
+    for p in [p for p in positional_sources() if keep(p.id)][:limit]:
         jobs.append((p.id, lambda p=p: positional_item(p, asm, p.id in swaps)))  # type: ignore[misc]
     asm.planning = []
     for _, job in jobs:
