@@ -154,23 +154,35 @@ def quick_ids(seed: int = 0, per_pair: int = 4, positional: int = 12) -> set[str
     chosen: set[str] = set()
     for ids in groups.values():
         chosen.update(_balanced(ids, swaps, per_pair))
-    by_mood: dict[str, list[str]] = {}
+    by_mood: dict[str, list[list[str]]] = {}
     for p in positional_sources():
-        by_mood.setdefault(p.after, []).append(p.id)
+        pools = by_mood.setdefault(p.after, [[], []])
+        pools[0 if p.id in swaps else 1].append(p.id)
     moods = sorted(by_mood)
     share = {
         m: positional // len(moods) + (i < positional % len(moods)) for i, m in enumerate(moods)
     }
-    for k, m in enumerate(moods):  # odd shares: swapped first in every other group
-        chosen.update(_balanced(by_mood[m], swaps, share[m], k % 2 == 1))
+    # Round robin over the moods; each pick takes the timing coin's side that is behind overall
+    # (the coin is balanced over all dialogues, not within a mood).
+    taken = dict.fromkeys(moods, 0)
+    swapped = unswapped = 0
+    while any(taken[m] < share[m] and any(by_mood[m]) for m in moods):
+        for m in moods:
+            pools = by_mood[m]
+            if taken[m] >= share[m] or not any(pools):
+                continue
+            side = 0 if swapped <= unswapped else 1
+            if not pools[side]:
+                side = 1 - side
+            chosen.add(pools[side].pop(0))
+            swapped, unswapped = swapped + (side == 0), unswapped + (side == 1)
+            taken[m] += 1
     return chosen
 
 
-def _balanced(ids: list[str], swaps: set[str], n: int, unswapped_first: bool = False) -> list[str]:
+def _balanced(ids: list[str], swaps: set[str], n: int) -> list[str]:
     """`n` of `ids` in source order, alternating swapped and unswapped while both last."""
     kinds = [[i for i in ids if i in swaps], [i for i in ids if i not in swaps]]
-    if unswapped_first:
-        kinds.reverse()
     out: list[str] = []
     while len(out) < n and any(kinds):
         for kind in kinds:
