@@ -202,4 +202,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = item.nodeid.split("::", 1)[0]
         if group is None and Path(module).stem in BROWSER_MODULES:
             group = "browser"
+        elif group is None and (module.startswith("tests/engines/") or "ray" in Path(module).stem):
+            group = "ray"  # tests that start Ray clusters of their own: one at a time
         item.add_marker(pytest.mark.xdist_group(group or module))
