@@ -190,6 +190,11 @@ GROUP_BY_FIXTURE = {
 BROWSER_MODULES = ("test_browser", "test_report_browser", "test_report_generators")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist registers it too; without xdist the mark must still be known (no warning).
+    config.addinivalue_line("markers", "xdist_group(name): tests that share one xdist worker")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under `--dist loadgroup` (scripts/test.sh): every test goes with the others of its file

@@ -34,6 +34,11 @@ class LiteralConsole(Console):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(emoji=False, highlight=False, **kwargs)
+        # rich freezes COLUMNS as it is when the console is made (at import); read it at each
+        # print instead, as the terminal's own size is, so one process (a test run, a
+        # notebook) that changes it is printed at the width it has now.
+        if "width" not in kwargs:
+            self._width = None
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         if kwargs.get("soft_wrap") is not None or not objects:
