@@ -16,4 +16,6 @@ fi
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/ruff format --check src tests benchmarks
 .venv/bin/mypy
-.venv/bin/python -m pytest "$@"
+# Two worker processes (pytest-xdist); tests stay with the others of their file, and the ones
+# that share a build, the Ray cluster or chromium stay together (tests/conftest.py).
+.venv/bin/python -m pytest -n "${PARAUDIT_TEST_WORKERS:-2}" --dist loadgroup "$@"

@@ -1,7 +1,16 @@
-"""Shared fixtures: tiny datasets made in the test, and one small real starter build."""
+"""Shared fixtures: tiny datasets made in the test, and one small real starter build.
+
+The suite runs in two processes (pytest-xdist, `scripts/test.sh`): session fixtures that render
+speech are built once per run, not once per worker — the first worker to need one builds it
+under a file lock in the run's shared temporary folder and the other reuses it — and
+`pytest_collection_modifyitems` below keeps together what must not be split or run twice."""
 
 from __future__ import annotations
 
+import fcntl
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -106,16 +115,98 @@ def tiny_dataset(tmp_path: Path) -> Path:
     return root
 
 
+def shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder every worker of this test run sees (pytest's own base folder without xdist)."""
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's base is RUN/popen-gwN; RUN belongs to this run alone.
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def run_lock(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Path]:
+    """Hold an exclusive lock named `name` for this test run; yields the shared root."""
+    root = shared_root(tmp_path_factory)
+    with open(root / f"{name}.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield root
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]
+) -> Path:
+    """`make(folder)` once per test run, whichever worker asks first; the folder after.
+
+    A build that raised leaves no marker, so the next worker that asks tries again (and
+    fails in its own tests, as a per-worker build would)."""
+    with run_lock(tmp_path_factory, name) as root:
+        out = root / "shared" / name
+        done = out.with_name(f"{name}.done")
+        if not done.exists():
+            if out.exists():  # a half-made one from a build that raised
+                import shutil
+
+                shutil.rmtree(out)
+            out.mkdir(parents=True)  # empty, as tmp_path_factory.mktemp gives it
+            make(out)
+            done.touch()
+        return out
+
+
 @pytest.fixture(scope="session")
 def render_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("render-cache")
+    """One render cache for every worker: renders are content-keyed and written by atomic
+    rename, so two workers rendering the same clip is safe and the second one is a hit."""
+    path = shared_root(tmp_path_factory) / "render-cache"
+    path.mkdir(exist_ok=True)
+    return path
 
 
 @pytest.fixture(scope="session")
 def starter_small(tmp_path_factory: pytest.TempPathFactory, render_cache: Path) -> Path:
-    """A real starter build (Piper + Praat), two items per task."""
+    """A real starter build (Piper + Praat), two items per task; read-only for the tests."""
     from paraudit.compose.starter import build_starter
 
-    out = tmp_path_factory.mktemp("starter") / "ds"
-    build_starter(out, limit=2, cache_dir=render_cache)
-    return out
+    def make(folder: Path) -> None:
+        build_starter(folder / "ds", limit=2, cache_dir=render_cache)
+
+    return built_once(tmp_path_factory, "starter-small", make) / "ds"
+
+
+# Fixtures whose tests must share one worker: the builds from the sample sources (one chat
+# server and render run each, tests/builders/conftest.py) and the one local Ray cluster
+# (two would fight for the two cores).
+GROUP_BY_FIXTURE = {
+    "chat": "builds",
+    "sources": "builds",
+    "positional_set": "builds",
+    "single_turn_set": "builds",
+    "conversations_set": "builds",
+    "recordings": "builds",
+    "ray_cluster": "ray",
+}
+BROWSER_MODULES = ("test_browser", "test_report_browser", "test_report_generators")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist registers it too; without xdist the mark must still be known (no warning).
+    config.addinivalue_line("markers", "xdist_group(name): tests that share one xdist worker")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under `--dist loadgroup` (scripts/test.sh): every test goes with the others of its file
+    (module-scoped fixtures are built once, as without xdist), except that the groups above
+    and the chromium tests (one browser at a time: memory and timing) gather across files.
+    Without xdist the marks change nothing."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        group = next((g for f, g in GROUP_BY_FIXTURE.items() if f in names), None)
+        module = item.nodeid.split("::", 1)[0]
+        if group is None and Path(module).stem in BROWSER_MODULES:
+            group = "browser"
+        elif group is None and (module.startswith("tests/engines/") or "ray" in Path(module).stem):
+            group = "ray"  # tests that start Ray clusters of their own: one at a time
+        item.add_marker(pytest.mark.xdist_group(group or module))

@@ -94,7 +94,8 @@ def test_run_writes_results_and_spec(starter_small: Path, tmp_path: Path) -> Non
 
 
 def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> None:
-    """The README's main job, in full: every starter item, four judges, every probe and cue."""
+    """The README's main job as a user runs it: the quick stratified subset (the conclusions
+    asserted here are the full set's), four judges, every probe and cue."""
     code, out = _run("demo", "--out", str(tmp_path / "demo"), "--cache", str(render_cache))
     assert code == 0, out
     assert "diagnostic report" in out and (tmp_path / "demo" / "report" / "report.html").is_file()

@@ -160,7 +160,7 @@ def annotate(
         shown = socket.gethostname() if host in ("0.0.0.0", "::") else host
         base = f"http://{shown}:{port}"
         verb = "resuming" if existed else "created"
-        console.print(f"{verb} study {escape(str(store))}", highlight=False)
+        console.print(f"{verb} study {escape(str(store))}", highlight=False, soft_wrap=True)
         console.print("annotator links (secret: give each person only their own):")
         for name, token in st.annotators():
             done, _ = st.count(name)
@@ -230,14 +230,15 @@ def annotate_export(
         st.close()
     if jsonl:
         write_output_file(jsonl, export_jsonl(rows))
-        console.print(f"[green]✓[/] {len(rows)} answers → {escape(str(jsonl))}")
+        console.print(f"[green]✓[/] {len(rows)} answers → {escape(str(jsonl))}", soft_wrap=True)
     if csv:
         write_output_file(csv, export_csv(rows))
-        console.print(f"[green]✓[/] {len(rows)} answers → {escape(str(csv))}")
+        console.print(f"[green]✓[/] {len(rows)} answers → {escape(str(csv))}", soft_wrap=True)
     if run:
         n = write_run(store, run, label=label, split=split)
         console.print(
-            f"[green]✓[/] {n} result rows → {escape(str(run))} (paraudit report reads it)"
+            f"[green]✓[/] {n} result rows → {escape(str(run))} (paraudit report reads it)",
+            soft_wrap=True,
         )
 
 
@@ -363,10 +364,13 @@ def annotate_simulate(
         distinct_outputs([("--store", store), ("--run", run)])
         refuse_inside_dataset(run, "--run")
     done = simulate_study(dataset, store, cfg, levels, seed=seed)
-    console.print(f"[green]✓[/] simulated {sum(done.values())} answers in {escape(str(store))}")
+    console.print(
+        f"[green]✓[/] simulated {sum(done.values())} answers in {escape(str(store))}",
+        soft_wrap=True,
+    )
     if run:
         n = write_run(store, run)
-        console.print(f"[green]✓[/] {n} result rows → {escape(str(run))}")
+        console.print(f"[green]✓[/] {n} result rows → {escape(str(run))}", soft_wrap=True)
 
 
 def human_check(store: Path, dataset: Path, threshold: float) -> None:

@@ -28,7 +28,14 @@ from paraudit.bounds import not_regular
 from paraudit.builders.card import CARD_MD, write_card
 from paraudit.builders.pipeline import KINDS, BuildOptions, BuildResult, Reporter
 from paraudit.cli.build_checks import refuse_starter_options
-from paraudit.cli.common import console, fail, prepare_output, stoppable, user_errors
+from paraudit.cli.common import (
+    console,
+    fail,
+    prepare_output,
+    progress_bar,
+    stoppable,
+    user_errors,
+)
 from paraudit.cli.help import OUTPUT
 from paraudit.compose.starter import BuildReport, build_starter
 from paraudit.items.guard import OutputLock
@@ -49,22 +56,28 @@ WHAT = ("starter", *KINDS, "invariance")
 
 def _bar(description: str) -> Progress:
     """The build commands' progress bar: description, bar, done/total, time left."""
-    return Progress(
+    return progress_bar(
+        "build",
         TextColumn(description),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=console,
-        transient=True,
     )
 
 
-def run_build(out: Path, limit: int | None, voice: Path | None, cache: Path | None) -> BuildReport:
+def run_build(
+    out: Path,
+    limit: int | None,
+    voice: Path | None,
+    cache: Path | None,
+    ids: set[str] | None = None,
+) -> BuildReport:
     with _bar("[bold]rendering[/] {task.description}") as bar:
         task = bar.add_task("starter clips", total=None)
         report = build_starter(
             out,
             limit=limit,
+            ids=ids,
             voice=voice,
             cache_dir=cache,
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
@@ -74,11 +87,12 @@ def run_build(out: Path, limit: int | None, voice: Path | None, cache: Path | No
         f"clips: {report.clips_accepted_first_try} accepted, {report.clips_retried_accepted} "
         f"accepted after retry, {report.clips_failed} failed · items: {written}; "
         f"dropped {len(report.items_dropped)}"
-        + (f" ({', '.join(report.items_dropped)})" if report.items_dropped else "")
+        + escape(f" ({', '.join(report.items_dropped)})" if report.items_dropped else "")
     )
     console.print(
         f"renders: {report.fresh_renders} fresh, {report.cache_hits} from cache · "
-        f"{report.seconds:.1f} s → {out}"
+        f"{report.seconds:.1f} s → {escape(str(out))}",
+        soft_wrap=True,
     )
     return report
 
@@ -176,7 +190,7 @@ def _summary(r: BuildResult, card: dict[str, Any]) -> None:
         )
         for line in r.qc_summary():
             console.print(escape(line), highlight=False)
-        console.print(f"every rule and count: {r.options.out / CARD_MD} (Audio QC)")
+        console.print(escape(f"every rule and count: {r.options.out / CARD_MD} (Audio QC)"))
 
 
 def _validate(out: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from paraudit.audio.changes import parse_changes
@@ -43,6 +44,8 @@ def run_invariance(
         )
     dropped = sum(sum(c.values()) for c in r.dropped.values())
     console.print(
-        f"{r.originals} originals + {sum(r.written.values())} twins → {out} · dropped "
-        f"{dropped} (QC or clipping; per variant in {out / CARD_MD})"
+        escape(
+            f"{r.originals} originals + {sum(r.written.values())} twins → {out} · dropped "
+            f"{dropped} (QC or clipping; per variant in {out / CARD_MD})"
+        )
     )

@@ -4,22 +4,144 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import Progress, ProgressColumn, TaskID
+from rich.text import Text
 
 from paraudit.errors import ParauditError
 
-console = Console()
-err_console = Console(stderr=True)
+
+class LiteralConsole(Console):
+    """A console that prints paths, specs and model text literally.
+
+    No emoji codes (a folder named ':smile:' stays so) and no highlighting. Plain text is
+    wrapped at spaces only: rich would otherwise cut a word longer than the line (a path, a
+    spec) in two, and the printed command no longer pastes back. A line that must never be
+    broken (a command, a path that may hold spaces) passes soft_wrap=True; tables and other
+    renderables are laid out by rich as usual. Markup stays for our own styling: user text goes
+    through `escape`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(emoji=False, highlight=False, **kwargs)
+        # rich freezes COLUMNS as it is when the console is made (at import); read it at each
+        # print instead, as the terminal's own size is, so one process (a test run, a
+        # notebook) that changes it is printed at the width it has now.
+        if "width" not in kwargs:
+            self._width = None
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        if kwargs.get("soft_wrap") is not None or not objects:
+            return super().print(*objects, **kwargs)
+        if not all(isinstance(o, str) for o in objects):
+            return super().print(*objects, **kwargs)
+        sep, end = kwargs.pop("sep", " "), kwargs.pop("end", "\n")
+        text = self.render_str(
+            sep.join(objects),
+            markup=kwargs.pop("markup", None),
+            emoji=kwargs.pop("emoji", None),
+            highlight=kwargs.pop("highlight", None),
+        )
+        width = kwargs.pop("width", None) or self.width
+        lines = [part for line in text.split(allow_blank=True) for part in _at_spaces(line, width)]
+        for n, line in enumerate(lines, 1):
+            line.rstrip()
+            super().print(line, soft_wrap=True, end=end if n == len(lines) else "\n", **kwargs)
+
+
+def _at_spaces(line: Text, width: int) -> list[Text]:
+    """`line` broken before words that would pass `width`; a word longer than the width stays
+    whole on a line of its own (rich's own wrap would fold it)."""
+    breaks: list[int] = []
+    used = 0
+    for word in re.finditer(r"\S+\s*", line.plain):
+        need = cell_len(word.group().rstrip())
+        if used and used + need > width:
+            breaks.append(word.start())
+            used = 0
+        used += cell_len(word.group())
+    return list(line.divide(breaks)) if breaks else [line]
+
+
+console = LiteralConsole()
+err_console = LiteralConsole(stderr=True)
+
+LINE_EVERY_S = 10.0
+"""Plain progress lines (output that is not a terminal): at most one per this many seconds
+(PARAUDIT_PROGRESS_EVERY overrides it: 0 prints every step, which the tests use)."""
+
+
+def _line_every() -> float:
+    raw = os.environ.get("PARAUDIT_PROGRESS_EVERY", "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return LINE_EVERY_S
+    return value if value >= 0 and value == value else LINE_EVERY_S  # not NaN
+
+
+class LineProgress(Progress):
+    """The progress of a long command where stdout is not a terminal (a log file, a pipe, CI).
+
+    rich draws a live bar only on a terminal and otherwise prints nothing until the end, so a
+    ten-minute build looked hung. This prints one plain line to stderr at most every
+    LINE_EVERY_S (nothing for a command shorter than that) and a closing line if it printed
+    any; stdout keeps only the command's results."""
+
+    def __init__(self, label: str, every_s: float | None = None) -> None:
+        super().__init__(console=err_console, disable=True)
+        self.label = label
+        self.every_s = _line_every() if every_s is None else every_s
+        self.started = self.last = time.monotonic()
+        self.printed = False
+
+    def update(self, task_id: TaskID, **kwargs: Any) -> None:
+        super().update(task_id, **kwargs)
+        self._line(task_id)
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        super().advance(task_id, advance)
+        self._line(task_id)
+
+    def _line(self, task_id: TaskID, final: bool = False) -> None:
+        now = time.monotonic()
+        if not final and now - self.last < self.every_s:
+            return
+        task = self._tasks[task_id]
+        done, total = int(task.completed), task.total
+        of = f"{done}/{int(total)} ({done / total:.0%})" if total else f"{done}"
+        what = " · ".join(p for p in (task.description.strip(), of) if p)
+        err_console.print(
+            f"{escape(self.label)}: {escape(what)} · {now - self.started:.0f} s", highlight=False
+        )
+        self.last = now
+        self.printed = True
+
+    def stop(self) -> None:
+        if self.printed:
+            for task_id in self._tasks:
+                self._line(task_id, final=True)
+        super().stop()
+
+
+def progress_bar(label: str, *columns: str | ProgressColumn) -> Progress:
+    """A live bar on stdout when it is a terminal, else plain lines on stderr (LineProgress)."""
+    if console.is_terminal:
+        return Progress(*columns, console=console, transient=True)
+    return LineProgress(label)
+
 
 P = ParamSpec("P")
 R = TypeVar("R")

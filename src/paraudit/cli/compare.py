@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from paraudit.cli.common import console, fail, user_errors, warn
@@ -150,7 +151,7 @@ def compare(
         )
     console.print(table)
     for (ja, jb), key in pairs.items():
-        console.print(f"{key}: A = {ja} · B = {jb}", highlight=False, soft_wrap=True)
+        console.print(escape(f"{key}: A = {ja} · B = {jb}"), highlight=False, soft_wrap=True)
     _unmatched(rows_a, rows_b, pairs, names)
     console.print(
         "pr: probe · n: items · A, B: order-consistent accuracy · A+/B+: items right in A only "
@@ -159,7 +160,7 @@ def compare(
     )
     for name, shift in result["state_shift"].items():
         if "refused" in shift:
-            console.print(f"state shifts {name}: not compared: {shift['refused']}",
+            console.print(escape(f"state shifts {name}: not compared: {shift['refused']}"),
                           highlight=False)  # fmt: skip
             continue
         moved = (

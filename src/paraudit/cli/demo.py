@@ -3,17 +3,21 @@
 
 from __future__ import annotations
 
+import shlex
+import shutil
+import sys
 from pathlib import Path
 
 import typer
 from rich.markup import escape
 
 from paraudit.cli.build import run_build
-from paraudit.cli.common import check_folder, console, stoppable, user_errors
+from paraudit.cli.common import check_folder, console, err_console, stoppable, user_errors
 from paraudit.cli.joined import print_joined
 from paraudit.cli.outputs import refuse_inside_dataset, refuse_inside_run
 from paraudit.cli.run import execute, print_summary
 from paraudit.cli.verdicts import print_null_audio, print_report_path, print_verdicts
+from paraudit.compose.starter import quick_ids
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import MANIFEST, foreign_entries, refuse_foreign
 from paraudit.items.guard import OutputLock, guard_output, is_dataset, is_run
@@ -26,10 +30,15 @@ from paraudit.runner.run import RunConfig
 DEMO_JUDGES = ["builtin:random", "builtin:first", "builtin:transcript", "builtin:prosody"]
 JOINED_JUDGE = "builtin:prosody?clips=joined"
 """builtin:prosody audited again with its clips joined into one (README "Real judges")."""
-PARTS = ("starter", "run", "report")
+QUICK = ("starter", "run", "report")
+"""The default demo's folders in OUT: the stratified subset (compose.starter.quick_ids)."""
+FULL = ("starter-full", "run-full", "report-full")
+"""--full: every starter item, beside the quick demo's folders (neither replaces the other)."""
 
 
-def check_demo_folder(out: Path, cache: Path | None, force: bool) -> bool:
+def check_demo_folder(
+    out: Path, cache: Path | None, force: bool, parts: tuple[str, ...] = QUICK
+) -> bool:
     """Every path the demo writes, checked before any rendering; True if the starter set there
     can be reused. An invalid starter set is only rebuilt with --force."""
     check_folder(out, "--out")
@@ -43,13 +52,14 @@ def check_demo_folder(out: Path, cache: Path | None, force: bool) -> bool:
                 f"--out {out} is {kind}; the demo writes its own starter/, run/ and report/ "
                 "inside --out: choose a new folder"
             )
-    for part in PARTS:
+    for part in parts:
         guard_output(out / part, "--out")
+    for part in parts:
         if (out / part).exists() and not (out / part).is_dir():
             raise ParauditError(f"{out / part} is a file; move it away or choose another --out")
     if cache is not None:
         check_folder(cache, "--cache")
-    dataset = out / "starter"
+    dataset = out / parts[0]
     if not dataset.exists() or not any(dataset.iterdir()):
         return False
     if not (dataset / MANIFEST).is_file():
@@ -87,30 +97,73 @@ def demo(
     table: bool = typer.Option(
         False, "--table", help="Also print the per-cell accuracy table before the verdicts."
     ),
+    full: bool = typer.Option(
+        False,
+        "--full",
+        help="Every starter item (82; OUT/starter-full, run-full, report-full) instead of the "
+        "quick stratified 28 (4 per single-turn pair, 12 dialogues).",
+    ),
 ) -> None:
     """The offline demo audit: starter set × four built-in judges × every probe and cue (and
     builtin:prosody again with its clips joined), ending with the diagnostic report."""
-    dataset = out / "starter"
-    if check_demo_folder(out, cache, force):
-        console.print(f"reusing {escape(str(dataset))}", highlight=False)
+    parts = FULL if full else QUICK
+    dataset, run_dir, report_dir = (out / p for p in parts)
+    if check_demo_folder(out, cache, force, parts):
+        console.print(f"reusing {escape(str(dataset))}", highlight=False, soft_wrap=True)
     else:
         # One demo per --out; Ctrl-C or SIGTERM stops the render workers at once (the run
         # after it has its own lock and resumes from its calls).
         note = f"nothing was written to {dataset}; renders made so far are cached: rerun to resume"
+        which = "every starter item" if full else "the quick stratified subset; --full: all"
+        stage(f"building the starter set ({which}; Piper + Praat; cached renders are reused)")
         with OutputLock(out, "--out"), stoppable(note):
-            run_build(dataset, None, None, cache)
+            run_build(dataset, None, None, cache, None if full else quick_ids())
     plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
     judges = [*DEMO_JUDGES, JOINED_JUDGE]
-    outcome = execute(RunConfig(dataset, judges, out / "run", plan, concurrency=16))
+    stage(f"auditing {len(judges)} built-in judges on every probe, protocol and cue")
+    outcome = execute(RunConfig(dataset, judges, run_dir, plan, concurrency=16))
     if table:
         print_summary(outcome.table)
-    runs = [out / "run"]
+    runs = [run_dir]
     if annotators:  # a simulated "human" row through the real listening-test app
         from paraudit.annotate.simulate import demo_humans
 
         runs.append(demo_humans(dataset, out, annotators))
-    report = write_report(runs, out / "report")
-    print_verdicts(out / "report")
-    print_null_audio(out / "report")
-    print_joined(out / "report")
+    stage("writing the report (item-level bootstrap)")
+    report = write_report(runs, report_dir)
+    print_verdicts(report_dir)
+    print_null_audio(report_dir)
+    print_joined(report_dir)
     print_report_path(report)
+    for line in next_lines(dataset, report):
+        console.print(escape(line), highlight=False, soft_wrap=True)  # commands: never broken
+
+
+def stage(what: str) -> None:
+    """Where stdout is not a terminal (a log, CI) there is no live bar: say what starts."""
+    if not console.is_terminal:
+        err_console.print(f"demo: {escape(what)}", highlight=False)
+
+
+def next_lines(dataset: Path, report: Path) -> list[str]:
+    """The closing "next" block: audit your own judge, open the report, run the tests — each a
+    command that pastes back as printed. When the running `paraudit` is not the one on the
+    PATH (scripts/demo.sh installs into .venv), the block says how to put it there first."""
+    lines = ["next:"]
+    here = Path.cwd()
+    bindir = Path(sys.prefix) / "bin"
+    found = shutil.which("paraudit")
+    if sys.prefix != sys.base_prefix and (found is None or Path(found).parent != bindir):
+        activate = bindir / "activate"
+        if activate.is_relative_to(here):
+            activate = activate.relative_to(here)
+        lines.append(f"  source {shlex.quote(str(activate))}   # puts paraudit on the PATH")
+    judge = shlex.quote("openai:MODEL@http://127.0.0.1:8000/v1")
+    lines.append(
+        f"  paraudit run {shlex.quote(str(dataset))} --judge {judge} --out runs/mine "
+        "--report report-mine   # your judge (any OpenAI-compatible server)"
+    )
+    url = shlex.quote(report.absolute().as_uri())
+    lines.append(f"  python3 -m webbrowser {url}   # open the report")
+    lines.append("  bash scripts/test.sh   # run the tests (from the repository's root)")
+    return lines

@@ -28,7 +28,9 @@ def export_cmd(
     """Export a dataset to a Hugging Face `datasets` folder with Audio columns."""
     prepare_output(out, force=force, what="export folder", marker=HF_STATE, inputs=[dataset])
     n = export_hf(dataset, out, overwrite=force, on_warning=_warn)
-    console.print(f"[green]✓[/] exported {n} items → {escape(str(out))}", highlight=False)
+    console.print(
+        f"[green]✓[/] exported {n} items → {escape(str(out))}", highlight=False, soft_wrap=True
+    )
 
 
 @user_errors
@@ -43,5 +45,7 @@ def import_cmd(
     prepare_output(out, force=force, what="dataset folder", marker=MANIFEST, inputs=given)
     n = import_hf(src, out, overwrite=force, on_warning=_warn)
     console.print(
-        f"[green]✓[/] imported {n} items → {escape(str(out))} (validated)", highlight=False
+        f"[green]✓[/] imported {n} items → {escape(str(out))} (validated)",
+        highlight=False,
+        soft_wrap=True,
     )

@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from paraudit.cli.common import console, fail, stoppable, user_errors, warn
 from paraudit.cli.help import OUTPUT, STATS
@@ -103,4 +104,4 @@ def report(
     note = f"{out} may hold part of the report; rerun the same command to write it whole"
     with OutputLock(out, "--out"), stoppable(note):  # one report at a time per folder
         path = write_report(list(runs), out, replicates=replicates, seed=seed, labels=label or None)
-    console.print(f"[green]✓[/] report → {path}")
+    console.print(f"[green]✓[/] report → {escape(str(path))}", soft_wrap=True)

@@ -11,10 +11,18 @@ from typing import Any
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from paraudit.cli.common import console, err_console, fail, prepare_output, user_errors
+from paraudit.cli.common import (
+    console,
+    err_console,
+    fail,
+    prepare_output,
+    progress_bar,
+    user_errors,
+)
 from paraudit.cli.engine import open_engine, print_cluster, print_estimates
 from paraudit.cli.help import ASK, CALLS, OUTPUT, SCALE
 from paraudit.cli.ray_faults import execute_on_ray
@@ -69,14 +77,13 @@ def pointwise_only_note(probes: tuple[str, ...], protocols: tuple[str, ...]) -> 
 
 
 def execute(cfg: RunConfig) -> RunOutcome:
-    with Progress(
+    with progress_bar(
+        "auditing",
         TextColumn("[bold]auditing[/]"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.description}"),
         TimeRemainingColumn(),
-        console=console,
-        transient=True,
     ) as bar:
         task = bar.add_task("", total=None)
 
@@ -92,7 +99,7 @@ def execute(cfg: RunConfig) -> RunOutcome:
         runner = Runner(cfg, update)
         outcome = asyncio.run(runner.execute())
     for note in runner.notes:  # wrapped at spaces by rich: the terminal would break mid-word
-        err_console.print(f"[yellow]note:[/] {note}", highlight=False)
+        err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     counts = outcome.statuses
     console.print(
         f"{outcome.rows} results ({counts['ok']} answered, {counts['unparsed']} unparsed, "
@@ -101,8 +108,9 @@ def execute(cfg: RunConfig) -> RunOutcome:
         + "); "
         f"{outcome.calls_made} judge calls made (the rest: answers already in the run "
         "store, or identical prompts asked once) "
-        f"→ {cfg.out / 'results.jsonl'}",
+        f"→ {escape(str(cfg.out / 'results.jsonl'))}",
         highlight=False,
+        soft_wrap=True,  # ends in a path, which may hold spaces
     )
     return outcome
 
@@ -114,7 +122,7 @@ def print_summary(cells: list[dict[str, Any]]) -> None:
     `cells` is stats.accuracy.CellTally's table (summary_table of the rows)."""
     keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in cells), 1)}
     for judge, key in keys.items():
-        console.print(f"{key} = {judge}", highlight=False, soft_wrap=True)
+        console.print(escape(f"{key} = {judge}"), highlight=False, soft_wrap=True)
     console.print(
         "pr: probe · unp/ref: unparsed, refused (count as wrong) · err: failed calls (no "
         "answer, left out) · R1%: share of first-option picks",
@@ -386,12 +394,12 @@ def run(
                 if k == "cost":
                     for spec, c in v.items():
                         usd = "unknown" if c["usd"] is None else f"${c['usd']:,.2f}"
-                        console.print(f"estimated cost {spec}: {usd} ({c['note']})")
+                        console.print(escape(f"estimated cost {spec}: {usd} ({c['note']})"))
                 elif k == "already_answered":
                     for spec, text in v.items():
-                        console.print(f"already answered {spec}: {text}", highlight=False)
+                        console.print(escape(f"already answered {spec}: {text}"), highlight=False)
                 else:
-                    console.print(f"{k}: {v}")
+                    console.print(escape(f"{k}: {v}"))
             if cluster is not None:
                 print_cluster(cluster)
                 print_estimates(cluster, cfg)
@@ -426,8 +434,10 @@ def run(
     if report is None:
         console.print(
             "verdicts, item-level 95 % intervals and order-consistent states: "
-            f"paraudit report {shlex.quote(str(out))} --out REPORT_DIR (or rerun with --report)",
+            + escape(f"paraudit report {shlex.quote(str(out))} --out REPORT_DIR")
+            + " (or rerun with --report)",
             highlight=False,
+            soft_wrap=True,  # a command: never broken, even at a space inside a path
         )
     else:
         from paraudit.cli.verdicts import print_report_path, print_verdicts

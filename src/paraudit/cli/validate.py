@@ -50,4 +50,8 @@ def validate(
     note = f" ({warned} warning(s))" if warned else ""
     if errors:
         raise fail(f"{dataset}: {len(errors)} problem(s){note}; fix them and validate again")
-    console.print(f"[green]✓[/] {escape(str(dataset))} is a valid dataset{note}", highlight=False)
+    console.print(
+        f"[green]✓[/] {escape(str(dataset))} is a valid dataset{note}",
+        highlight=False,
+        soft_wrap=True,
+    )

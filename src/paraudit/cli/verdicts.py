@@ -83,4 +83,6 @@ def print_null_audio(report_dir: Path) -> None:
 
 
 def print_report_path(path: Path) -> None:
-    console.print(f"[green]✓[/] diagnostic report → {escape(str(path))}", highlight=False)
+    console.print(
+        f"[green]✓[/] diagnostic report → {escape(str(path))}", highlight=False, soft_wrap=True
+    )

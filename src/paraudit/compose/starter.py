@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,6 +150,55 @@ def starter_swaps(seed: int, limit: int | None = None) -> set[str]:
     return branch_swaps(groups, seed)
 
 
+def quick_ids(seed: int = 0, per_pair: int = 4, positional: int = 12) -> set[str]:
+    """A stratified subset of the starter sources for a quick demo: `per_pair` sentences of
+    each single-turn emotion pair and `positional` dialogues spread over the moods the user
+    shifts to — half of each swapped by `starter_swaps(seed)`, so the subset keeps the full
+    set's balance (branch 0 is neither the first emotion listed nor the earlier shift)."""
+    swaps = starter_swaps(seed)
+    groups: dict[str, list[str]] = {}
+    for s in single_turn_sources():
+        groups.setdefault("/".join(sorted(s.emotions)), []).append(s.id)
+    chosen: set[str] = set()
+    for ids in groups.values():
+        chosen.update(_balanced(ids, swaps, per_pair))
+    by_mood: dict[str, list[list[str]]] = {}
+    for p in positional_sources():
+        pools = by_mood.setdefault(p.after, [[], []])
+        pools[0 if p.id in swaps else 1].append(p.id)
+    moods = sorted(by_mood)
+    share = {
+        m: positional // len(moods) + (i < positional % len(moods)) for i, m in enumerate(moods)
+    }
+    # Round robin over the moods; each pick takes the timing coin's side that is behind overall
+    # (the coin is balanced over all dialogues, not within a mood).
+    taken = dict.fromkeys(moods, 0)
+    swapped = unswapped = 0
+    while any(taken[m] < share[m] and any(by_mood[m]) for m in moods):
+        for m in moods:
+            pools = by_mood[m]
+            if taken[m] >= share[m] or not any(pools):
+                continue
+            side = 0 if swapped <= unswapped else 1
+            if not pools[side]:
+                side = 1 - side
+            chosen.add(pools[side].pop(0))
+            swapped, unswapped = swapped + (side == 0), unswapped + (side == 1)
+            taken[m] += 1
+    return chosen
+
+
+def _balanced(ids: list[str], swaps: set[str], n: int) -> list[str]:
+    """`n` of `ids` in source order, alternating swapped and unswapped while both last."""
+    kinds = [[i for i in ids if i in swaps], [i for i in ids if i not in swaps]]
+    out: list[str] = []
+    while len(out) < n and any(kinds):
+        for kind in kinds:
+            if kind and len(out) < n:
+                out.append(kind.pop(0))
+    return out
+
+
 def single_turn_item(
     src: SingleTurnSource, asm: _Assembler, swap: bool = False
 ) -> AuditItem | None:
@@ -256,11 +305,13 @@ def build_starter(
     on_progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
     seed: int = 0,
+    ids: Collection[str] | None = None,
 ) -> BuildReport:
     """Render and verify the starter set and write it to `out` (atomically).
 
     `on_progress(done, total)` is called as clips finish. `seed` decides which realisation of
-    each source becomes branch 0 (`starter_swaps`).
+    each source becomes branch 0 (`starter_swaps`). `ids` keeps only those sources (the
+    demo's quick subset, `quick_ids`); `limit` then applies per task as before.
     """
     t0 = time.perf_counter()
     renderer = Renderer(voice, cache_dir)
@@ -268,10 +319,16 @@ def build_starter(
     asm = _Assembler(renderer, report)
     items: list[AuditItem] = []
     jobs: list[tuple[str, Callable[[], AuditItem | None]]] = []
-    swaps = starter_swaps(seed, limit)
-    for s in single_turn_sources()[:limit]:
+    # A stratified subset (`ids`, the quick demo's) keeps the whole set's swaps (quick_ids
+    # balances it on them); the first N sources are balanced among themselves.
+    swaps = starter_swaps(seed, limit if ids is None else None)
+
+    def keep(source_id: str) -> bool:
+        return ids is None or source_id in ids
+
+    for s in [s for s in single_turn_sources() if keep(s.id)][:limit]:
         jobs.append((s.id, lambda s=s: single_turn_item(s, asm, s.id in swaps)))  # type: ignore[misc]
-    for p in positional_sources()[:limit]:
+    for p in [p for p in positional_sources() if keep(p.id)][:limit]:
         jobs.append((p.id, lambda p=p: positional_item(p, asm, p.id in swaps)))  # type: ignore[misc]
     asm.planning = []
     for _, job in jobs:
