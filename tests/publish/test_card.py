@@ -63,6 +63,8 @@ def test_a_card_of_the_demo_run_validates_and_verifies(
     record = json.loads((card / "card.json").read_text())
     assert record["schema"] == "paraudit.card/1" and len(record["judges"]) == 4
     assert {v["judge"] for v in record["verdicts"]} == {j["label"] for j in record["judges"]}
+    # The model each reply named (calls.sqlite's served column): a built-in names itself.
+    assert all(j["served_models"] == [j["label"].split("?")[0]] for j in record["judges"])
     assert record["signature"]["signed"] is False and "hash-only" in record["signature"]["note"]
     assert any(n.startswith("dataset/audio/") for n in record["subjects"])
     eee = jsonschema.Draft7Validator(_schema("eval.schema.json"))

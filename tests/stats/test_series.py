@@ -109,3 +109,17 @@ def test_runs_on_different_datasets_or_items_are_refused_unless_told(tmp_path: P
     code, text = _series(str(a), str(b), "--items", str(tmp_path / "ids.txt"), "--replicates",
                          "200")  # fmt: skip
     assert code == 0 and "on 10 shared items" in text, text
+
+
+def test_every_judge_of_the_series_gets_its_figure(tmp_path: Path) -> None:
+    def two_judges(seed: int) -> list[StatRow]:
+        rows = _rows(seed)
+        return rows + [r._replace(judge="ckpt-b") for r in _rows(seed + 10)]
+
+    runs = [_folder(tmp_path / n, two_judges(k), "f" * 64) for k, n in enumerate(("c1", "c2"))]
+    out = tmp_path / "series"
+    code, text = _series(*map(str, runs), "--out", str(out), "--replicates", "200")
+    assert code == 0, text
+    assert (out / "series.png").is_file() and (out / "series-2.png").is_file()
+    md = (out / "series.md").read_text()
+    assert "`series.png`: ckpt ·" in md and "`series-2.png`: ckpt-b ·" in md

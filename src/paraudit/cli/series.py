@@ -152,14 +152,22 @@ def _write(s: object, out: Path) -> None:
     )
     (out / "series.md").write_text("# paraudit series\n\n" + "\n".join(
         f"- {line.strip()}" for line in _lines(s)) + "\n", "utf-8")  # fmt: skip
-    first = s.figures[0][0] if s.figures and s.figures[0] else None
-    if first is None:
+    # One figure per judge × task of the first run: series.png for the first (the name a
+    # single-judge series has always had), series-2.png … for the others, listed in series.md.
+    pairs = list(dict.fromkeys((f.judge, f.task) for f in (s.figures[0] if s.figures else [])))
+    if not pairs:
         return
     from paraudit.errors import MissingExtraError
 
     try:
         from paraudit.report.series import series_figure
 
-        series_figure(s, out, first.judge, first.task)
+        names = []
+        for k, (judge, task) in enumerate(pairs, start=1):
+            name = "series" if k == 1 else f"series-{k}"
+            series_figure(s, out, judge, task, name)
+            names.append(f"- `{name}.png`: {judge} · {task}")
+        with (out / "series.md").open("a", encoding="utf-8") as md:
+            md.write("\n## Figures\n\n" + "\n".join(names) + "\n")
     except MissingExtraError as e:  # matplotlib is in the report extra
         warn(f"no figure: {e}")

@@ -70,23 +70,32 @@ def read_audit(
 
 
 def served_models(run: Path) -> dict[str, list[str]]:
-    """The `model` each provider's usage reported, per judge (read-only, in SQL: the store of
-    a large run is not loaded)."""
+    """The model each reply named, per judge: the calls' `served` column (calls.sqlite schema
+    4: judges.base.Reply.served), and a provider usage's `model` where a store has it (read
+    only, in SQL: the store of a large run is not loaded). A store older than the column
+    still gives what its usage says."""
+    queries = (
+        "SELECT DISTINCT judge, json_extract(served, '$.model') FROM calls "
+        "WHERE served IS NOT NULL AND json_valid(served)",
+        "SELECT DISTINCT judge, json_extract(usage, '$.model') FROM calls WHERE json_valid(usage)",
+    )
+    got: list[tuple[str, object]] = []
     try:
         db = sqlite3.connect(f"file:{(run / CALLS).absolute()}?mode=ro", uri=True)
-        try:
-            got = db.execute(
-                "SELECT DISTINCT judge, json_extract(usage, '$.model') FROM calls "
-                "WHERE json_valid(usage)"
-            ).fetchall()
-        finally:
-            db.close()
     except sqlite3.Error:
         return {}
-    out: dict[str, list[str]] = {}
+    try:
+        for query in queries:
+            try:
+                got += db.execute(query).fetchall()
+            except sqlite3.Error:  # no such column in an older store
+                continue
+    finally:
+        db.close()
+    out: dict[str, set[str]] = {}
     for judge, model in got:
         if isinstance(model, str):
-            out.setdefault(judge, []).append(model)
+            out.setdefault(judge, set()).add(model)
     return {k: sorted(v) for k, v in out.items()}
 
 

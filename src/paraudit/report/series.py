@@ -24,8 +24,8 @@ def _bars(points: list[tuple[int, Share]]) -> tuple[list[int], list[float], list
     return xs, ys, [lo, hi]
 
 
-def series_figure(s: Series, out: Path, judge: str, task: str) -> str:
-    """Writes series.png / series.svg under `out`; returns the SVG text."""
+def series_figure(s: Series, out: Path, judge: str, task: str, name: str = "series") -> str:
+    """Writes NAME.png / NAME.svg under `out` for one judge × task; returns the SVG text."""
     plt = _plt()
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     xs = list(range(len(s.labels)))
@@ -56,4 +56,4 @@ def series_figure(s: Series, out: Path, judge: str, task: str) -> str:
         ax.set_xticklabels(s.labels, rotation=20, ha="right")
     fig.suptitle(f"{judge} · {task}: item-level 95 % intervals")
     fig.tight_layout()
-    return _save(fig, out, "series")
+    return _save(fig, out, name)
