@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from paraudit.stats.model import Estimate
 from paraudit.stats.verdicts import Evidence, position_direction, verdict
 
 
@@ -194,3 +195,16 @@ def test_the_reliable_headline_names_the_cascades_bar(monkeypatch: pytest.Monkey
     monkeypatch.setattr(V, "RELIABLE_LOW", 0.7)
     v = verdict(_ev(J_pointwise_none=(0.8, 0.72, 0.88)))
     assert v.diagnosis == "reliable" and "lower bound ≥ 70 %" in v.headline, v.headline
+
+
+def test_components_speak_in_the_words_of_the_tasks_dimension() -> None:
+    from paraudit.stats.verdict_text import components_text, words_for
+
+    assert words_for("single-turn-emotions").noun == "emotion"
+    assert words_for("my-custom-task").noun == "emotion"  # no dimension declares it
+    whisper = words_for("single-turn-whisper")
+    assert whisper.does_not_hear == "does not hear that the user whispers"
+    est = Estimate(rate=0.5, ci_low=0.4, ci_high=0.6, items=30)
+    marg = {"P": est, "O": est, "J": est}
+    text = components_text("none", "perception bottleneck", marg, False, [], {}, words=whisper)
+    assert text.endswith("maps the cue when told, but does not hear that the user whispers.")

@@ -3,6 +3,7 @@ terminal, the report and summary.json all show these strings)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from paraudit.dimensions.base import Words
@@ -13,6 +14,25 @@ EMOTION_WORDS: Words = EMOTION.words
 """How verdict prose names the dimension: the emotion plugin's words (dimensions/emotion.py). A
 verdict over another dimension's task does not pick its own words yet."""
 WORDS = EMOTION_WORDS
+
+
+@cache
+def words_for(task: str) -> Words:
+    """The words of the dimension whose task this is (`single-turn-whisper` → whisper's): a
+    task name no installed dimension declares, or a plugin that fails to load, reads as
+    emotion (the paper's tasks and custom names)."""
+    from paraudit.dimensions.registry import DimensionError, get, names
+
+    for name in names():
+        try:
+            dim = get(name)
+        except DimensionError:
+            continue
+        kinds = ("single-turn", "positional", "conversation")
+        if task in {dim.task_for(k) for k in dim.item_kinds if k in kinds}:
+            return dim.words
+    return EMOTION_WORDS
+
 
 GROUP_WORDS = {
     "reliable": "reliable (111)",
@@ -81,6 +101,7 @@ def components_text(
     *,
     inverted: list[str] | None = None,
     shortcut: tuple[int, int] | None = None,
+    words: Words = EMOTION_WORDS,
 ) -> str:
     head = f"Components (cue {cue}): {_pox(marginals)}"
     if inverted:
@@ -98,11 +119,11 @@ def components_text(
         return f"{head}; failures look independent: no systematic failure mode."
     right, total = shortcut or (0, 0)
     on = f"J right in every order on {right} of the {total} units where that component is wrong"
-    words = {
+    said = {
         "Potemkin": "Potemkin: perceives the cue and maps it when told, but fails to compose "
         "them in the native judgment",
         "perception bottleneck": "perception bottleneck: maps the cue when told, but "
-        f"{WORDS.does_not_hear}",
+        f"{words.does_not_hear}",
         "response-mapping bottleneck": "response-mapping bottleneck: hears the cue, but cannot "
         "map it to the response",
         "shortcut-like success": "shortcut-like success: right natively without the component "
@@ -113,7 +134,7 @@ def components_text(
         "inverted component": "every component is informative",
         "no component above chance": "no component above chance",
     }[pattern]
-    return f"{head}: {words}."
+    return f"{head}: {said}."
 
 
 def turn_text(heard: list[dict[str, Any]], turns: list[dict[str, Any]]) -> str:

@@ -53,6 +53,7 @@ from paraudit.stats.verdict_text import (
     headline,
     pct,
     turn_text,
+    words_for,
 )
 
 SMALL_SAMPLE = 30
@@ -357,6 +358,7 @@ def components(ev: Evidence) -> list[ComponentsAtCue]:
                     ev.states[cue],
                     inverted=inverted,
                     shortcut=shortcut,
+                    words=words_for(ev.task),
                 ),
             )  # fmt: skip
         )
