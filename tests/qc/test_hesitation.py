@@ -30,9 +30,16 @@ def _clip(text: str, **kw: object) -> RenderedClip:
 
 
 def test_right_renderings_pass(clips: list[tuple[str, RenderedClip, RenderedClip]]) -> None:
-    for _, fluent, hesitant in clips:
+    # As the starter build does (builders/dimension_starter.py): a rejected clip gets one more
+    # render with the next seed. One fresh-clone run saw a hesitant clip's final rise measured
+    # at -3.7 st (a pitch-track slip at the end; 1 in 80 clips fails in benchmarks/dimensions.py)
+    # where the other runs measured a rise; the second render must then pass.
+    for i, (text, fluent, hesitant) in enumerate(clips):
         assert check(fluent, "fluent", baseline=fluent).passed
         qc = check(hesitant, "hesitant", baseline=fluent)
+        if not qc.passed:
+            again = render(text, "hesitant", voice=VOICES[i % 3], seed=1)
+            qc = check(again, "hesitant", baseline=fluent)
         assert qc.passed, qc.reasons
 
 
