@@ -108,3 +108,44 @@ def test_a_hosted_generator_without_a_key_says_which_variable(
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(ParauditError, match="OPENAI_API_KEY"):
         _llm("openai:gpt-4o", tmp_path).ask("x")
+
+
+# No provider's key shape: only the literal key the generator sent can catch it (issue 30).
+PLAIN_KEY = "gen-private-7f3a9c2e51"
+
+
+def _chat_body(content: str) -> dict[str, Any]:
+    return {
+        "id": "x", "object": "chat.completion", "created": 0, "model": "test-model",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": content}}],
+    }  # fmt: skip
+
+
+def test_a_generator_key_echoed_in_a_reply_is_cached_and_returned_redacted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GEN_KEY", PLAIN_KEY)
+    with Loopback() as lb:
+        lb.script.append(Scripted(body=_chat_body(f"text; you sent {PLAIN_KEY}")))
+        llm = _llm(f"openai:test-model@{lb.url}/v1?key_env=GEN_KEY", tmp_path)
+        reply = llm.ask("x")
+        headers = {k.lower(): v for k, v in lb.requests[0]["headers"].items()}
+    assert headers.get("authorization") == f"Bearer {PLAIN_KEY}"  # where it belongs
+    assert PLAIN_KEY not in reply and reply.startswith("text; you sent")
+    assert PLAIN_KEY.encode() not in (tmp_path / "c.sqlite").read_bytes()
+
+
+@pytest.mark.parametrize("status", [401, 500])
+def test_a_generator_key_echoed_in_an_error_is_redacted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, status: int
+) -> None:
+    monkeypatch.setenv("GEN_KEY", PLAIN_KEY)
+    body = {"error": {"message": f"key {PLAIN_KEY} is not valid here"}}
+    with Loopback() as lb:
+        lb.script.extend([Scripted(status=status, body=body)] * 3)
+        llm = _llm(f"openai:test-model@{lb.url}/v1?key_env=GEN_KEY&retries=2", tmp_path)
+        llm.backoff_s = 0.0
+        with pytest.raises(ParauditError) as info:
+            llm.ask("x")
+    assert "not valid here" in str(info.value) and PLAIN_KEY not in str(info.value)

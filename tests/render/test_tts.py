@@ -218,3 +218,17 @@ def test_piper_voices_differ_and_attempts_push_the_profile(tmp_path: Path) -> No
     before = tts.fresh_renders
     tts.synthesize(TEXT, "angry", "human", "plain", attempt=4)
     assert tts.fresh_renders == before and tts.cache_hits >= 1
+
+
+def test_a_key_echoed_in_a_hosted_tts_error_is_redacted(
+    server: TTSLoopback, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No provider key shape: only the literal key the backend sent can catch it (issue 30).
+    key = "tts-private-4d2b8e61a0"
+    monkeypatch.setenv("TTS_KEY", key)
+    tts = make_tts(f"openai:gpt-4o-mini-tts@{server.url}/v1?max_retries=0&key_env=TTS_KEY")
+    server.failures.append(Failure(401, f"key {key} was revoked"))
+    with pytest.raises(TTSError) as info:
+        tts.synthesize(TEXT, "happy", "human", "echo")
+    assert "authentication failed" in str(info.value) and "revoked" in str(info.value)
+    assert key not in str(info.value)

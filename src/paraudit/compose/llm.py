@@ -21,6 +21,7 @@ from typing import Any, NoReturn, Protocol
 
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.providers import (
+    NO_KEY,
     Failure,
     backoff_s,
     find_key,
@@ -35,6 +36,7 @@ from paraudit.specs import (
     model_family,
     number,
     parse_spec,
+    redact,
     text,
     typed,
 )
@@ -159,6 +161,7 @@ class OpenAIChat:
         )
         self._o = openai
         self.model = spec.model
+        self.secrets: tuple[str, ...] = (key,) if key != NO_KEY else ()
         self.client = openai.OpenAI(
             api_key=key,
             base_url=spec.base_url,
@@ -199,6 +202,7 @@ class GeminiChat:
         )
         self._types, self._errors = types, errors
         self.model = spec.model
+        self.secrets: tuple[str, ...] = (key,)
         self.client = genai.Client(api_key=key, http_options=http)
 
     def complete(self, messages: list[Message], params: dict[str, Any]) -> str:
@@ -350,11 +354,14 @@ class ComposerLLM:
             return hit
         params = self.spec.params()
         backend = self.backend
+        # A service may echo the key it was sent: nothing it says is cached or printed unredacted.
+        secrets: tuple[str, ...] = getattr(backend, "secrets", ())
         for attempt in range(1, self.retries + 1):
             t0 = time.perf_counter()
             try:
-                reply = backend.complete(messages, params)
+                reply = redact(backend.complete(messages, params), secrets)
             except TransientLLMError as e:
+                e.args = (redact(str(e), secrets),)
                 if attempt == self.retries:
                     raise ParauditError(
                         f"{self.spec.label}: gave up after {attempt} tries ({e}); "
@@ -370,6 +377,8 @@ class ComposerLLM:
                 )
                 time.sleep(delay)
                 continue
+            except ParauditError as e:
+                raise ParauditError(redact(str(e), secrets)) from None
             latency = time.perf_counter() - t0
             self.cache.put(key, self.spec.label, messages, reply, latency)
             with self._lock:

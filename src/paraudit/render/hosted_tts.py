@@ -18,7 +18,7 @@ import soundfile as sf
 
 from paraudit.errors import MissingExtraError, ParauditError
 from paraudit.items.records import Speaker
-from paraudit.providers import find_key, first_line, openai_failure
+from paraudit.providers import NO_KEY, find_key, first_line, openai_failure
 from paraudit.render.tts import TTSBackend, TTSSpec
 from paraudit.render.tts_styles import gemini_prompt, instructions_for, style_key
 
@@ -92,6 +92,7 @@ class OpenAITTS(TTSBackend):
             "openai TTS",
             optional=s.base_url is not None,
         )
+        self.secrets = (key,) if key != NO_KEY else ()
         self._openai = openai
         self.client = openai.OpenAI(
             api_key=key,
@@ -176,6 +177,7 @@ class GeminiTTS(TTSBackend):
             ),
         )
         self._types, self._errors = types, errors
+        self.secrets = (key,)
         self.client = genai.Client(api_key=key, http_options=http)
 
     @property

@@ -40,7 +40,7 @@ from paraudit.audio.clips import OUTPUT_SUBTYPE, Clip, resample, wav_bytes
 from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
 from paraudit.permissions import follow_umask
-from paraudit.specs import integer, number, parse_spec, typed
+from paraudit.specs import integer, number, parse_spec, redact, typed
 
 # Praat (parselmouth) and espeak-ng (inside Piper) keep global state and are not known to be
 # thread-safe: local synthesis and measurement run one at a time under this lock, while hosted
@@ -108,6 +108,9 @@ class TTSBackend(ABC):
         self.cache_dir = cache_dir / "tts" if cache_dir is not None else None
         self.cache_hits = 0
         self.fresh_renders = 0
+        self.secrets: tuple[str, ...] = ()
+        """The credentials this backend sends (a hosted service's API key): redacted from its
+        errors before they are printed, since a service may echo the key it was sent."""
 
     @property
     @abstractmethod
@@ -148,7 +151,11 @@ class TTSBackend(ABC):
         if cached is not None:
             self.cache_hits += 1
             return cached
-        samples, rate, meta = self.render(text, emotion, role, voice, attempt)
+        try:
+            samples, rate, meta = self.render(text, emotion, role, voice, attempt)
+        except ParauditError as e:
+            e.args = tuple(redact(a, self.secrets) if isinstance(a, str) else a for a in e.args)
+            raise
         if rate != self.sample_rate:
             samples = resample(samples, rate, self.sample_rate)
             meta = {**meta, "resampled_from_hz": rate}
