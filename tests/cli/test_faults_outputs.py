@@ -257,3 +257,31 @@ def test_run_folder_inside_audio_keeps_the_fingerprint(tmp_path: Path) -> None:
     assert dataset_fingerprint(ds) == before
     (ds / "audio" / "extra.wav").write_bytes(b"RIFF")  # a clip added still changes it
     assert dataset_fingerprint(ds) != before
+
+
+def _locked_out(tmp_path: Path, target: Path, *args: str) -> None:
+    """While another writer holds `target`'s output lock, the command is refused at once with
+    the holder's pid and the tree is unchanged (issue 30: exports took no lock, so a second
+    export silently replaced the first one's files)."""
+    from paraudit.items.guard import OutputLock
+
+    with OutputLock(target, "OUT"):
+        before = _snapshot(tmp_path)
+        code, text = _invoke(*args)
+        assert _snapshot(tmp_path) == before
+    assert code == 1 and "is being written by another paraudit command (pid" in text, text
+    assert "Traceback" not in text
+
+
+def test_export_hf_and_import_hf_hold_the_output_lock(tmp_path: Path) -> None:
+    ds = _ds(tmp_path)
+    _locked_out(tmp_path, tmp_path / "hf", "export-hf", str(ds), str(tmp_path / "hf"))
+    hf = _export(tmp_path)
+    _locked_out(tmp_path, tmp_path / "back", "import-hf", str(hf), str(tmp_path / "back"))
+
+
+@pytest.mark.parametrize("option", ["--csv", "--jsonl", "--run"])
+def test_annotate_export_holds_each_output_lock(tmp_path: Path, option: str) -> None:
+    store = _store(tmp_path)
+    target = tmp_path / f"out{option.strip('-')}"
+    _locked_out(tmp_path, target, "annotate-export", str(store), option, str(target))

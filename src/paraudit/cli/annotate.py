@@ -24,6 +24,7 @@ from paraudit.cli.common import console, stoppable, user_errors
 from paraudit.cli.outputs import (
     check_output_file,
     distinct_outputs,
+    locked,
     marked_json,
     refuse_inside_dataset,
     write_output_file,
@@ -223,6 +224,13 @@ def annotate_export(
             "name (default: human)"
         )
     check_export_outputs(store, jsonl, csv, run, force)
+    with locked(("--jsonl", jsonl), ("--csv", csv), ("--run", run)):
+        _export(store, jsonl, csv, run, label, split)
+
+
+def _export(
+    store: Path, jsonl: Path | None, csv: Path | None, run: Path | None, label: str, split: bool
+) -> None:
     st = AnnotationStore.open(store)
     try:
         rows = answer_rows(st, st.dataset())

@@ -8,6 +8,7 @@ import typer
 
 from paraudit.cli.common import console, prepare_output, user_errors
 from paraudit.cli.help import OUTPUT, STATS
+from paraudit.cli.outputs import locked
 
 WHO = "Who publishes"
 
@@ -76,12 +77,13 @@ def card(
         )
     signature = check_signer(sign) if sign is not None else None
     prepare_output(out, force=force, what="--out", marker=CARD_JSON)
-    audit = read_audit(run, dataset, replicates)
-    files = card_files(audit, organization=organization, relationship=relationship,
-                       hf_dataset=hf_dataset, signature=signature)  # fmt: skip
-    write_card(out, files)
-    if sign is not None:
-        sign_card(out, sign)
+    with locked(("--out", out)):
+        audit = read_audit(run, dataset, replicates)
+        files = card_files(audit, organization=organization, relationship=relationship,
+                           hf_dataset=hf_dataset, signature=signature)  # fmt: skip
+        write_card(out, files)
+        if sign is not None:
+            sign_card(out, sign)
     verdicts = len(audit.summary.verdicts)
     console.print(
         f"card: {out} ({verdicts} verdicts, {len(audit.subjects)} subjects, "

@@ -8,6 +8,7 @@ import typer
 from rich.markup import escape
 
 from paraudit.cli.common import console, prepare_output, user_errors, warn
+from paraudit.cli.outputs import locked
 from paraudit.items.dataset import MANIFEST
 from paraudit.items.hf import HF_STATE, export_hf, import_hf
 from paraudit.items.validate import Problem
@@ -27,7 +28,8 @@ def export_cmd(
 ) -> None:
     """Export a dataset to a Hugging Face `datasets` folder with Audio columns."""
     prepare_output(out, force=force, what="export folder", marker=HF_STATE, inputs=[dataset])
-    n = export_hf(dataset, out, overwrite=force, on_warning=_warn)
+    with locked(("OUT", out)):
+        n = export_hf(dataset, out, overwrite=force, on_warning=_warn)
     console.print(
         f"[green]✓[/] exported {n} items → {escape(str(out))}", highlight=False, soft_wrap=True
     )
@@ -43,7 +45,8 @@ def import_cmd(
     # Guarded against its source only once that is an export (else import_hf says so).
     given = [src] if (src / HF_STATE).is_file() else []
     prepare_output(out, force=force, what="dataset folder", marker=MANIFEST, inputs=given)
-    n = import_hf(src, out, overwrite=force, on_warning=_warn)
+    with locked(("OUT", out)):
+        n = import_hf(src, out, overwrite=force, on_warning=_warn)
     console.print(
         f"[green]✓[/] imported {n} items → {escape(str(out))} (validated)",
         highlight=False,

@@ -13,12 +13,13 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 from paraudit.errors import ParauditError
+from paraudit.items.guard import OutputLock, enclosing_run, guard_output, recheck
 from paraudit.items.guard import enclosing_dataset as enclosing_dataset
-from paraudit.items.guard import enclosing_run, guard_output, recheck
 from paraudit.permissions import follow_umask
 
 MARKER_KEY = "paraudit_output"
@@ -148,3 +149,18 @@ def write_output_file(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def locked(*outputs: tuple[str, Path | None]) -> ExitStack:
+    """`with locked(("--csv", csv), ("--run", run)):` one writer per output (items.guard's
+    OutputLock, as builds and reports hold): a second export to the same place fails at once
+    with the holder's pid instead of silently replacing the first one's files."""
+    stack = ExitStack()
+    try:
+        for option, path in outputs:
+            if path is not None:
+                stack.enter_context(OutputLock(path, option))
+    except BaseException:
+        stack.close()
+        raise
+    return stack
