@@ -137,3 +137,51 @@ def test_annotate_stops_at_once_with_a_request_left_open(how: str, tmp_path: Pat
     last = [line for line in shown.splitlines() if line.strip()][-1]
     assert last.startswith("interrupted: every answer is saved in"), shown
     assert "rerun the same command to resume" in " ".join(shown.split())
+
+
+@pytest.mark.parametrize("how", ["sigint-group", "sigterm"])
+def test_report_stops_at_once_and_releases_its_folder(how: str, tmp_path: Path) -> None:
+    """A report mid-way (bootstrap running, its output lock held): Ctrl-C or SIGTERM stops it
+    within 2 s, exit 130, one line saying the folder may hold part of the report and how to
+    write it whole; the lock is released, so the rerun it advises is not refused."""
+    from tests.cli.test_faults import _compare_run, _invoke
+
+    run = _compare_run(tmp_path)
+    out = tmp_path / "report"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    proc = subprocess.Popen(
+        # The default replicates: several seconds of bootstrap, still running at the signal.
+        [sys.executable, "-m", "paraudit.cli.main", "report", str(run), "--out", str(out),
+         "--replicates", "10000"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    lock = tmp_path / ".report.lock"
+    try:
+        deadline = time.monotonic() + 120
+        while not lock.exists():
+            assert time.monotonic() < deadline and proc.poll() is None, "never started writing"
+            time.sleep(0.1)
+        time.sleep(1.0)  # inside the statistics
+        assert proc.poll() is None, "the report finished before the signal"
+        t0 = time.monotonic()
+        if how == "sigint-group":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGTERM)
+        text, _ = proc.communicate(timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    shown = text.decode()
+    assert proc.returncode == 130 and took < 2.0, (proc.returncode, took, shown)
+    last = [line for line in shown.splitlines() if line.strip()][-1]
+    assert last.startswith("interrupted:") and "Traceback" not in shown, shown
+    assert "rerun the same command to write it whole" in " ".join(shown.split()), shown
+    assert not lock.exists(), "the output lock outlived the report"
+    code, again = _invoke("report", str(run), "--out", str(out), "--replicates", "200")
+    assert code == 0 and (out / "summary.json").is_file(), again
