@@ -9,6 +9,7 @@ import typer
 from paraudit.cli.common import console, prepare_output, user_errors
 from paraudit.cli.help import OUTPUT, STATS
 from paraudit.cli.outputs import locked
+from paraudit.cli.run_checks import check_replicates
 
 WHO = "Who publishes"
 
@@ -70,6 +71,7 @@ def card(
     from paraudit.publish.digests import CardError
     from paraudit.publish.sign import check_signer, sign_card
 
+    check_replicates(replicates)  # typer's min only: 10^9 replicates ran for ever
     if relationship not in ("first_party", "third_party", "collaborative", "other"):
         raise CardError(
             f"--relationship {relationship!r}: one of first_party, third_party, collaborative, "

@@ -8,6 +8,7 @@ import typer
 
 from paraudit.cli.common import console, fail, user_errors
 from paraudit.cli.help import STATS
+from paraudit.cli.run_checks import check_replicates
 
 RULES = "Rules"
 
@@ -45,6 +46,7 @@ def gate(
     shared items); one line per rule, exit 0 when all hold, 1 when one fails."""
     from paraudit.publish.gate import RuleError, check_regression, check_verdicts, parse_rule
 
+    check_replicates(replicates)  # typer's min only: 10^9 replicates ran for ever
     if not require:
         raise fail("give at least one --require RULE (e.g. --require native>=usable)", 2)
     rules = [parse_rule(text) for text in require]
@@ -54,6 +56,11 @@ def gate(
     if baseline is not None and not needs_baseline:
         raise RuleError("--baseline is read only by a regression rule (e.g. regression<=3pp)")
     from paraudit.publish.summary import run_groups, run_summary
+    from paraudit.runfolder.spec import read_run_json
+
+    for folder in (run, baseline):
+        if folder is not None:
+            read_run_json(folder)  # a damaged run.json is one line, as report and card say
 
     groups = run_groups(run)
     labels = groups.judges

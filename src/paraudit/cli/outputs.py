@@ -17,6 +17,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+from paraudit.bounds import not_regular
 from paraudit.errors import ParauditError
 from paraudit.items.guard import OutputLock, enclosing_run, guard_output, recheck
 from paraudit.items.guard import enclosing_dataset as enclosing_dataset
@@ -164,3 +165,28 @@ def locked(*outputs: tuple[str, Path | None]) -> ExitStack:
         stack.close()
         raise
     return stack
+
+
+MAX_INPUT_TEXT_BYTES = 16 * 2**20
+"""A list or key file a user hands in (item ids, a public key) is small; past this it is not one."""
+
+
+def read_input_text(path: Path, option: str) -> str:
+    """The text of a small input file named by `option`, refused in one line when it is a FIFO
+    or a device (a read of /dev/zero never ends), missing, too large or not UTF-8."""
+    kind = not_regular(path)
+    if kind is not None:
+        raise ParauditError(f"{option} {path} is {kind}, not a file; give a regular file")
+    if not path.is_file():
+        raise ParauditError(f"{option} {path}: no such file")
+    with path.open("rb") as f:
+        data = f.read(MAX_INPUT_TEXT_BYTES + 1)
+    if len(data) > MAX_INPUT_TEXT_BYTES:
+        raise ParauditError(
+            f"{option} {path} is larger than {MAX_INPUT_TEXT_BYTES // 2**20} MiB; give the list "
+            "itself"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ParauditError(f"{option} {path} is not UTF-8 text") from None

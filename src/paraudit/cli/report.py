@@ -66,13 +66,6 @@ def report(
     """Write the diagnostic report (HTML, Markdown, JSON, CSV, LaTeX, figures)."""
     check_replicates(replicates)
     check_seed(seed)
-    blank = [n for n, name in enumerate(label, 1) if not name.strip()]
-    if blank:
-        # An empty label names its run nowhere in the report (a judge in two runs: 'judge []').
-        raise fail(
-            f"--label number {blank[0]} is empty; give each run a visible name "
-            "(or leave --label out for names from the paths)"
-        )
     run_labels(list(runs), label or None)  # runs listed twice, bad labels: before any output
     if out.exists() and not out.is_dir():
         raise fail(f"--out {out} is a file; pass a folder for the report")

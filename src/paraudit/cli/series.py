@@ -11,6 +11,7 @@ import typer
 
 from paraudit.cli.common import console, prepare_output, user_errors, warn
 from paraudit.cli.help import OUTPUT, STATS
+from paraudit.cli.run_checks import check_replicates
 
 ITEMS = "Which items"
 
@@ -52,11 +53,12 @@ def series(
     item-level paired tests between consecutive runs and against the first (Holm), regressions
     flagged."""
     from paraudit.runfolder.labels import run_labels
-    from paraudit.runfolder.spec import run_dataset
+    from paraudit.runfolder.spec import read_run_json, run_dataset
     from paraudit.stats.rowgroups import read_groups
     from paraudit.stats.series import SeriesError, items_of
     from paraudit.stats.series import series as make_series
 
+    check_replicates(replicates)  # typer's min only: 10^9 replicates ran for ever
     if len(runs) < 2:
         raise SeriesError("a series needs at least two run folders")
     if shared_items and items is not None:
@@ -64,6 +66,8 @@ def series(
     if out is not None:
         prepare_output(out, force=force, what="--out", marker="series.json")
     names = run_labels(runs, label or None)
+    for run in runs:
+        read_run_json(run)  # a damaged run.json is one line, as report and card say
     datasets = [run_dataset(r) for r in runs]
     rows = [list(read_groups(r).rows()) for r in runs]
     sets = [items_of(x) for x in rows]
@@ -91,9 +95,11 @@ def series(
 
 
 def _read_items(path: Path, common: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    from paraudit.cli.outputs import read_input_text
     from paraudit.stats.series import SeriesError
 
-    wanted = [w.strip() for w in path.read_text(encoding="utf-8").splitlines() if w.strip()]
+    text = read_input_text(path, "--items")
+    wanted = [w.strip() for w in text.splitlines() if w.strip()]
     keep = {i for i in common if i[1] in wanted or f"{i[0]}/{i[1]}" in wanted}
     missing = [w for w in wanted if not any(w in (i[1], f"{i[0]}/{i[1]}") for i in common)]
     if missing:

@@ -24,6 +24,13 @@ def run_labels(run_dirs: list[Path], labels: list[str] | None = None) -> list[st
             raise ParauditError(f"run {d} is given twice (as {seen[real]} too); list each run once")
         seen[real] = d
     if labels:
+        blank = [n for n, name in enumerate(labels, 1) if not name.strip()]
+        if blank:
+            # An empty label names its run nowhere (a judge in two runs: 'judge []').
+            raise ParauditError(
+                f"--label number {blank[0]} is empty; give each run a visible name "
+                "(or leave --label out for names from the paths)"
+            )
         if len(labels) != len(run_dirs):
             raise ParauditError(
                 f"{len(labels)} --label value(s) for {len(run_dirs)} runs; give one per run, "
