@@ -74,3 +74,61 @@ def test_a_damaged_run_json_is_refused(tmp_path: Path, command: str) -> None:
         "series": ["series", str(run), str(other)],
     }[command]
     _refused(tmp_path, *args, expect="run.json is unreadable")
+
+
+def _card(tmp_path: Path) -> tuple[Path, Path]:
+    run = _compare_run(tmp_path)
+    code, out = _invoke("card", str(run), "--out", str(tmp_path / "card"), "--replicates", "200")
+    assert code == 0, out
+    return run, tmp_path / "card"
+
+
+def _mismatch(card: Path, run: Path, *more: str) -> str:
+    code, out = _invoke("verify", str(card), str(run), *more)
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert code == 1 and len(lines) == 1 and lines[0].startswith("mismatch:"), out
+    return lines[0]
+
+
+def test_verify_names_a_card_whose_verdict_was_edited(tmp_path: Path) -> None:
+    """Every digest still holds, but card.json now says something summary.json does not (it
+    passed as 'verified'); card.md edited alone is named too."""
+    import json
+
+    run, card = _card(tmp_path)
+    assert _invoke("verify", str(card), str(run))[0] == 0
+    data = json.loads((card / "card.json").read_text())
+    original = (card / "card.json").read_text()
+    data["verdicts"][0]["diagnosis"] = "reliable"
+    (card / "card.json").write_text(json.dumps(data))
+    assert "its verdicts differ from summary.json" in _mismatch(card, run)
+    (card / "card.json").write_text(original)
+    md = (card / "card.md").read_text()
+    (card / "card.md").write_text(md.replace("position-biased", "reliable"))
+    assert "card.md: differs from what card.json says" in _mismatch(card, run)
+
+
+def test_verify_with_a_public_key_fails_an_unsigned_card(tmp_path: Path) -> None:
+    """Asked to check a signature, a hash-only card (or one whose signature was stripped) fails
+    instead of passing as verified; a key that is a device is refused before reading."""
+    run, card = _card(tmp_path)
+    (tmp_path / "k.pub").write_text("-----BEGIN PUBLIC KEY-----\n")
+    line = _mismatch(card, run, "--public-key", str(tmp_path / "k.pub"))
+    assert "not signed, but --public-key asks for its signature" in line
+    _refused(tmp_path, "verify", str(card), str(run), "--public-key", "/dev/zero",
+             expect="--public-key /dev/zero: is a device")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("flags", "expect"),
+    [
+        (["--per-item", "0"], "--per-item 0: give 1 or more"),
+        (["--calls-per-item", "inf"], "--calls-per-item inf: give a finite number"),
+    ],
+)
+def test_plan_refuses_counts_that_mean_nothing(
+    tmp_path: Path, flags: list[str], expect: str
+) -> None:
+    """--per-item 0 was read as 1 (an answer to a question nobody asked); an infinite number
+    of calls per item was a traceback (OverflowError)."""
+    _refused(tmp_path, "plan", "chance", "--accuracy", "0.7", *flags, expect=expect)

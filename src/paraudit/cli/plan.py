@@ -157,6 +157,11 @@ def plan(
     conditioned on the number of discordant items), the calls and, with a price, the cost."""
     if kind not in KINDS:
         raise fail(f"plan {kind!r}: choose one of {', '.join(KINDS)}", 2)
+    if per_item is not None and per_item < 1:
+        # `per_item or 1` read 0 as "1 per item" and answered a question nobody asked.
+        raise PlanError(f"--per-item {per_item}: give 1 or more scored instances per item")
+    if calls_per_item is not None and not math.isfinite(calls_per_item):
+        raise PlanError(f"--calls-per-item {calls_per_item}: give a finite number of calls")
     want_pilots = 2 if kind == "regression" else 1
     if pilot and len(pilot) != want_pilots:
         raise PlanError(f"plan {kind} takes {want_pilots} --pilot run(s), got {len(pilot)}")

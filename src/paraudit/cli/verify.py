@@ -6,7 +6,9 @@ from pathlib import Path
 
 import typer
 
+from paraudit.bounds import not_regular
 from paraudit.cli.common import console, err_console, user_errors
+from paraudit.errors import ParauditError
 
 
 @user_errors
@@ -25,10 +27,25 @@ def verify(
     from paraudit.publish.sign import verify_signature
     from paraudit.publish.verify import mismatches, read_card
 
+    if public_key is not None:
+        kind = not_regular(public_key)
+        if kind is not None or not public_key.is_file():
+            raise ParauditError(
+                f"--public-key {public_key}: " + (f"is {kind}" if kind else "no such key file")
+                + " (give the public key file, PEM, that matches the signer's private key)"
+            )  # fmt: skip
     folder = card if card.is_dir() else card.parent
     signed = bool(read_card(card).get("signature", {}).get("signed"))
     # The signature first: a card edited after signing is named as such, not by a digest.
     bad = verify_signature(folder, public_key) if signed else []
+    if public_key is not None and not signed:
+        # Asked to check a signature, a card without one fails: stripping the signature (and
+        # the card's word that it had one) must not pass as "verified".
+        bad = [
+            f"{folder}: not signed, but --public-key asks for its signature to be checked (a "
+            "card whose signature was removed reads like this); drop --public-key to check "
+            "only its digests"
+        ]
     bad = bad or mismatches(card, run, dataset)
     for line in bad:
         err_console.print(f"mismatch: {line}", highlight=False, soft_wrap=True, markup=False)

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from paraudit.errors import ParauditError
-from paraudit.publish.card import CARD_JSON, STATEMENT, SUMMARY_JSON, summary_text
+from paraudit.publish.card import (
+    CARD_JSON,
+    CARD_MD,
+    STATEMENT,
+    SUMMARY_JSON,
+    card_markdown,
+    summary_text,
+)
 from paraudit.publish.digests import resolve_subject, sha256_file, subjects
 from paraudit.publish.summary import run_summary
 
@@ -77,4 +84,31 @@ def mismatches(card_dir: Path, run: Path | None = None, dataset: Path | None = N
     if again != text:
         out.append(f"{stored}: differs from the summary recomputed from {run} (different "
                    "results, or a paraudit whose statistics changed)")  # fmt: skip
+        return out
+    return out + claim_mismatches(card, json.loads(text), folder)
+
+
+def claim_mismatches(card: dict[str, Any], summary: dict[str, Any], folder: Path) -> list[str]:
+    """What the card says beside the summary, checked against it: the verdicts and controls in
+    card.json are copies of summary.json's, and card.md is made from card.json alone. A card
+    edited to read "reliable" once passed as verified while every digest still held."""
+    out: list[str] = []
+    path = folder / CARD_JSON
+    if card.get("verdicts") != summary.get("verdicts"):
+        out.append(f"{path}: its verdicts differ from {SUMMARY_JSON}'s")
+    controls = card.get("controls")
+    if not isinstance(controls, dict) or any(
+        controls.get(k) != summary.get(k) for k in ("transcript_control", "null_audio", "delivery")
+    ):
+        out.append(f"{path}: its controls differ from {SUMMARY_JSON}'s")
+    md = folder / CARD_MD
+    if not out:
+        try:
+            written = md.read_text(encoding="utf-8")
+        except OSError:
+            written = None
+        if written is None:
+            out.append(f"{md}: missing")
+        elif written != card_markdown(card):
+            out.append(f"{md}: differs from what {CARD_JSON} says")
     return out
