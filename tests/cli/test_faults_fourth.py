@@ -132,3 +132,35 @@ def test_plan_refuses_counts_that_mean_nothing(
     """--per-item 0 was read as 1 (an answer to a question nobody asked); an infinite number
     of calls per item was a traceback (OverflowError)."""
     _refused(tmp_path, "plan", "chance", "--accuracy", "0.7", *flags, expect=expect)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "deep"])
+def test_verify_refuses_a_card_json_that_is_no_card(tmp_path: Path, kind: str) -> None:
+    """A card.json that is a FIFO read for ever; one nested 100,000 deep was a traceback
+    (RecursionError)."""
+    run, card = _card(tmp_path)
+    (card / "card.json").unlink()
+    if kind == "fifo":
+        os.mkfifo(card / "card.json")
+        expect = "is a FIFO (named pipe), not an audit card"
+    else:
+        (card / "card.json").write_text("[" * 100_000 + "]" * 100_000)
+        expect = "nested deeper than 64 levels"
+    _refused(tmp_path, "verify", str(card), str(run), expect=expect)
+
+
+@pytest.mark.parametrize(
+    ("flags", "expect"),
+    [
+        (["--organization", ""], "--organization '' is empty"),
+        (["--organization", "a\\nb".replace("\\n", "\n")], "is empty or unprintable"),
+        (["--hf-dataset", "not a hub id"], "is not a Hub dataset id"),
+        (["--hf-dataset", "org/../x"], "is not a Hub dataset id"),
+    ],
+)
+def test_card_refuses_names_no_reader_can_use(
+    tmp_path: Path, flags: list[str], expect: str
+) -> None:
+    """An empty publisher and a free-text Hub id were written into every record of the card."""
+    run = _compare_run(tmp_path)
+    _refused(tmp_path, "card", str(run), "--out", str(tmp_path / "card"), *flags, expect=expect)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import typer
@@ -12,6 +13,9 @@ from paraudit.cli.outputs import locked
 from paraudit.cli.run_checks import check_replicates
 
 WHO = "Who publishes"
+# A Hub repo id: an optional namespace and a name, each 1–96 of [A-Za-z0-9._-], not starting
+# with '-' or '.' (the eval_results entries name it; a free text there breaks every reader).
+HUB_ID = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]{0,95}/)?[A-Za-z0-9][A-Za-z0-9._-]{0,95}")
 
 
 @user_errors
@@ -72,6 +76,18 @@ def card(
     from paraudit.publish.sign import check_signer, sign_card
 
     check_replicates(replicates)  # typer's min only: 10^9 replicates ran for ever
+    if not organization.strip() or not organization.isprintable():
+        raise CardError(
+            f"--organization {organization!r} is empty or unprintable; name who publishes "
+            "the card (default: unknown)"
+        )
+    if hf_dataset is not None and (
+        not HUB_ID.fullmatch(hf_dataset) or "--" in hf_dataset or ".." in hf_dataset
+    ):
+        raise CardError(
+            f"--hf-dataset {hf_dataset!r} is not a Hub dataset id (ORG/NAME: letters, digits, "
+            "'-', '_', '.'; e.g. my-org/my-audit-set)"
+        )
     if relationship not in ("first_party", "third_party", "collaborative", "other"):
         raise CardError(
             f"--relationship {relationship!r}: one of first_party, third_party, collaborative, "

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from paraudit.bounds import json_depth_problem, not_regular
 from paraudit.errors import ParauditError
 from paraudit.publish.card import (
     CARD_JSON,
@@ -34,8 +35,15 @@ class VerifyError(ParauditError):
 
 def read_card(card: Path) -> dict[str, Any]:
     path = card / CARD_JSON if card.is_dir() else card
+    kind = not_regular(path)
+    if kind is not None:  # a FIFO's read waits for ever
+        raise VerifyError(f"{path} is {kind}, not an audit card")
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        deep = json_depth_problem(text)  # json recurses per level: 100,000 was a traceback
+        if deep is not None:
+            raise ValueError(deep)
+        raw = json.loads(text)
     except (OSError, ValueError) as e:
         raise VerifyError(f"{path} is not a readable audit card ({e})") from None
     if not isinstance(raw, dict) or not str(raw.get("schema", "")).startswith("paraudit.card/"):
