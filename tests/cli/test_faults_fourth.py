@@ -6,7 +6,11 @@ fix, no traceback, the inputs unchanged.
 Rows: gate / series / card with 10^9 bootstrap replicates (ran for ever: typer checked only the
 minimum) · series with an empty --label (accepted: the run was named nowhere) · series --items
 /dev/zero or a FIFO (read for ever) · gate and series on a run whose run.json is damaged
-(gated anyway, while report and card refuse it).
+(gated anyway, while report and card refuse it) · verify of a card whose card.json or card.md
+was edited (verified) · verify --public-key on an unsigned card (verified), a key or card.json that
+is a device, a FIFO or 100,000 deep · card with an empty --organization or a free-text
+--hf-dataset · plan --per-item 0 (read as 1), --calls-per-item inf (a traceback) · report --out
+an audit card folder (its summary rewritten) · run --concurrency 1000000 (accepted).
 """
 
 from __future__ import annotations
@@ -164,3 +168,23 @@ def test_card_refuses_names_no_reader_can_use(
     """An empty publisher and a free-text Hub id were written into every record of the card."""
     run = _compare_run(tmp_path)
     _refused(tmp_path, "card", str(run), "--out", str(tmp_path / "card"), *flags, expect=expect)
+
+
+def test_report_refuses_an_audit_card_folder(tmp_path: Path) -> None:
+    """A card folder holds a summary.json, so `report --out CARD` took it for an earlier report
+    and rewrote its summary: the card no longer verified."""
+    run, card = _card(tmp_path)
+    _refused(tmp_path, "report", str(run), "--out", str(card), expect="is an audit card")
+    assert _invoke("verify", str(card), str(run))[0] == 0
+
+
+def test_run_bounds_concurrency(tmp_path: Path) -> None:
+    """--concurrency 1000000 was accepted: a million calls in flight at one provider."""
+    from tests.cli.test_faults import _ds
+
+    ds = _ds(tmp_path)
+    before = _snapshot(tmp_path)
+    code, out = _invoke("run", str(ds), "--judge", "builtin:random", "--out",
+                        str(tmp_path / "r"), "--concurrency", "1000000")  # fmt: skip
+    assert code == 2 and "--concurrency" in out and "4096" in out, out
+    assert _snapshot(tmp_path) == before

@@ -74,6 +74,12 @@ def report(
     parent = next((p for p in [out, *out.parents] if p.exists()), None)
     if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
         raise fail(f"--out {out}: {parent} is not writable; pass a folder you can write")
+    if (out / "card.json").is_file():
+        # A card folder holds a summary.json too: refreshing it "in place" broke the card.
+        raise fail(
+            f"--out {out} is an audit card (card.json); a report there would replace the "
+            "summary its digests attest: choose a new or empty folder"
+        )
     if out.is_dir() and any(out.iterdir()) and not (out / "summary.json").is_file():
         # An earlier report is refreshed in place; any other folder is never written into.
         raise fail(

@@ -218,7 +218,14 @@ def run(
         rich_help_panel=ASK,
     ),
     concurrency: int = typer.Option(
-        8, min=1, metavar="N", help="Calls in flight at once.", rich_help_panel=CALLS
+        # Bounded: 10^6 was accepted, a million sockets at one provider (and a window of
+        # 8 × N questions scheduled ahead) for a user's typo.
+        8,
+        min=1,
+        max=4096,
+        metavar="N",
+        help="Calls in flight at once.",
+        rich_help_panel=CALLS,
     ),
     rpm: float | None = typer.Option(
         None, metavar="N", help="Requests per minute per judge (> 0).", rich_help_panel=CALLS
