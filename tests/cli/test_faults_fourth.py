@@ -105,7 +105,11 @@ def test_verify_names_a_card_whose_verdict_was_edited(tmp_path: Path) -> None:
     original = (card / "card.json").read_text()
     data["verdicts"][0]["diagnosis"] = "reliable"
     (card / "card.json").write_text(json.dumps(data))
-    assert "its verdicts differ from summary.json" in _mismatch(card, run)
+    assert "verdicts differ from a card made afresh from the run" in _mismatch(card, run)
+    data = json.loads(original)
+    data["extra"] = 1  # a claim no paraudit card makes
+    (card / "card.json").write_text(json.dumps(data))
+    assert "extra differ from a card made afresh" in _mismatch(card, run)
     (card / "card.json").write_text(original)
     md = (card / "card.md").read_text()
     (card / "card.md").write_text(md.replace("position-biased", "reliable"))

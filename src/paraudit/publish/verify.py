@@ -20,11 +20,13 @@ from paraudit.publish.card import (
     CARD_MD,
     STATEMENT,
     SUMMARY_JSON,
+    Audit,
     card_markdown,
+    card_record,
+    read_audit,
     summary_text,
 )
 from paraudit.publish.digests import resolve_subject, sha256_file, subjects
-from paraudit.publish.summary import run_summary
 
 
 class VerifyError(ParauditError):
@@ -88,35 +90,47 @@ def mismatches(card_dir: Path, run: Path | None = None, dataset: Path | None = N
         out.append(f"{stored}: sha256 differs from the card's")
     if out:
         return out  # a changed input would change the summary too: name the input, once
-    again = summary_text(run_summary(run, card["summary"]["replicates"], card["summary"]["seed"]))
-    if again != text:
+    audit = read_audit(run, dataset, card["summary"]["replicates"], card["summary"]["seed"])
+    if summary_text(audit.summary) != text:
         out.append(f"{stored}: differs from the summary recomputed from {run} (different "
                    "results, or a paraudit whose statistics changed)")  # fmt: skip
         return out
-    return out + claim_mismatches(card, json.loads(text), folder)
+    return claim_mismatches(card, audit, folder)
 
 
-def claim_mismatches(card: dict[str, Any], summary: dict[str, Any], folder: Path) -> list[str]:
-    """What the card says beside the summary, checked against it: the verdicts and controls in
-    card.json are copies of summary.json's, and card.md is made from card.json alone. A card
-    edited to read "reliable" once passed as verified while every digest still held."""
-    out: list[str] = []
-    path = folder / CARD_JSON
-    if card.get("verdicts") != summary.get("verdicts"):
-        out.append(f"{path}: its verdicts differ from {SUMMARY_JSON}'s")
-    controls = card.get("controls")
-    if not isinstance(controls, dict) or any(
-        controls.get(k) != summary.get(k) for k in ("transcript_control", "null_audio", "delivery")
-    ):
-        out.append(f"{path}: its controls differ from {SUMMARY_JSON}'s")
-    md = folder / CARD_MD
-    if not out:
-        try:
-            written = md.read_text(encoding="utf-8")
-        except OSError:
-            written = None
-        if written is None:
-            out.append(f"{md}: missing")
-        elif written != card_markdown(card):
-            out.append(f"{md}: differs from what {CARD_JSON} says")
+# What a card may say differently from a fresh one over the same run: when and by which
+# paraudit it was made, and where the run and dataset lay then (a moved card still verifies).
+_LOCAL = (("created",), ("paraudit",), ("run", "path"), ("dataset", "path"))
+
+
+def _without_local(card: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(json.dumps(card))
+    for path in _LOCAL:
+        holder: Any = out
+        for key in path[:-1]:
+            holder = holder.get(key) if isinstance(holder, dict) else None
+        if isinstance(holder, dict):
+            holder.pop(path[-1], None)
     return out
+
+
+def claim_mismatches(card: dict[str, Any], audit: Audit, folder: Path) -> list[str]:
+    """Everything card.json says, checked against a card made afresh from the same run (its
+    statement digest and signature record taken as stored: those are checked above), and card.md
+    against card.json. A card edited to read "reliable" once passed as verified while every
+    digest still held."""
+    path = folder / CARD_JSON
+    fresh = card_record(audit, card["statement"]["sha256"], card.get("signature", {}))
+    fresh = {"paraudit_output": "card", **fresh}
+    stored, made = _without_local(card), _without_local(fresh)
+    if stored != made:
+        keys = sorted(k for k in set(stored) | set(made) if stored.get(k) != made.get(k))
+        return [f"{path}: {', '.join(keys)} differ from a card made afresh from the run"]
+    md = folder / CARD_MD
+    try:
+        written = md.read_text(encoding="utf-8")
+    except OSError:
+        return [f"{md}: missing"]
+    if written != card_markdown(card):
+        return [f"{md}: differs from what {CARD_JSON} says"]
+    return []
