@@ -69,3 +69,51 @@ def single_turn_set(root: Path, tmp: Path, n: int = 30, ties: int = 0) -> Path:
         root, DatasetManifest(name="pressure", tasks=("single-turn-emotions",)), items, audio
     )
     return root
+
+
+SURPRISED_REPLIES = (
+    "Wow, really? That came out of nowhere! When?",
+    "No way, already? What a surprise! How?",
+)
+
+
+def conflict_set(root: Path, tmp: Path, n: int = 16, agree: int = 0) -> Path:
+    """`n` word–tone conflict items (`meta.conflict`): good-news words (read positive) said
+    with surprise (congruent: a surprised reply) or sadly (conflict: a comforting reply), which
+    branch is which alternating; then `agree` items declared conflict whose words read
+    negative, as their sad voice does (what validate must refuse)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(freq: float, seconds: float = 1.0, amp: float = 0.3) -> str:
+        p = tmp / f"{freq:.1f}-{seconds}-{amp}.wav"
+        rel = audio_name(tone(p, freq, seconds, amp))
+        audio[rel] = p
+        return rel
+
+    items = []
+    for i in range(n + agree):
+        surprised = Branch(emotions=("surprised",), audio=(clip(220 + i),),
+                           response=Response(text=SURPRISED_REPLIES[i % 2], emotion="happy",
+                                             audio=clip(300 + i, 0.8)))  # fmt: skip
+        sad = Branch(emotions=("sad",), audio=(clip(100 + i, 1.0, 0.1),),
+                     response=Response(text=SAD_REPLIES[i % 2], emotion="empathetic",
+                                       audio=clip(400 + i, 0.8)))  # fmt: skip
+        good = i < n
+        text = (f"Great, they gave me the lead role, wonderful {i}." if good
+                else f"This is terrible, I hate losing the role {i}.")  # fmt: skip
+        label = "positive" if good else "negative"
+        items.append(
+            AuditItem(
+                id=f"cf-{i:02d}",
+                task="single-turn-emotions",
+                context=(Turn(speaker="human", text=text),),
+                branches=(surprised, sad) if i % 2 else (sad, surprised),
+                meta={"pair": "surprised/sad", "conflict": {"words": "surprised", "voice": "sad",
+                      "words_label": label, "label_source": "vader"}},
+            )
+        )  # fmt: skip
+    write_dataset(
+        root, DatasetManifest(name="conflict", tasks=("single-turn-emotions",)), items, audio
+    )
+    return root

@@ -166,6 +166,7 @@ TIES = Analysis(
     title="Tie items and the abstain answer",
     start=lambda judge, task: TieTally(judge, task),
     behaviours=tie_behaviours,
+    report="paraudit.report.pressure:ties_section",
 )
 
 __all__ = ["TIES", "TieRecord", "TieTally", "tie_behaviours"]
