@@ -61,3 +61,38 @@ def test_dry_run_counts_the_tie_questions_and_a_bad_preset_is_refused(tmp_path: 
                                    str(tmp_path / "bad"), "--prompts", "tie"])  # fmt: skip
     assert res.exit_code == 2 and res.output.startswith("error: unknown --prompts 'tie'")
     assert not (tmp_path / "bad").exists()
+
+
+def test_pairwise_ties_get_their_own_record_and_verdicts(tmp_path: Path) -> None:
+    ds = single_turn_set(tmp_path / "ds", tmp_path / "src", n=12, ties=6)
+    plan = PlanSpec(("J",), ("pointwise", "pairwise"), ("none",), prompts="ties")
+    judges = ["builtin:prosody", "builtin:abstain"]
+    rows = asyncio.run(Runner(RunConfig(ds, judges, tmp_path / "run", plan)).run())
+    # Tie items are asked pairwise too under the preset (both context orders × both orders).
+    assert sum(1 for r in rows if r["protocol"] == "pairwise" and r["gold"] == "tie") == 2 * 6 * 4
+    s = summarize(stat_rows(rows), replicates=500)
+    ties = {(r["judge"], r["protocol"]): r for r in s["ties"]}
+    assert set(ties) == {(j, p) for j in judges for p in ("pointwise", "pairwise")}
+    never, always = ties[("builtin:prosody", "pairwise")], ties[("builtin:abstain", "pairwise")]
+    assert never["tie_items"] == 6 and never["tie_accuracy"]["rate"] == 0.0
+    assert never["never_abstains"] and not never["always_abstains"]
+    assert always["tie_accuracy"]["rate"] == 1.0 and always["abstain_rate"]["rate"] == 1.0
+    assert always["always_abstains"] and always["calibration"]["rate"] == 0.0
+    texts = {v["judge"]: [b["text"] for b in v["behaviours"]] for v in s["verdicts"]}
+    assert any("of pairwise answers about tie items" in t for t in texts["builtin:prosody"])
+    assert any("of pairwise answers about items that differ" in t
+               for t in texts["builtin:abstain"])  # fmt: skip
+
+
+def test_dry_run_counts_the_pairwise_tie_questions(tmp_path: Path) -> None:
+    ds = single_turn_set(tmp_path / "ds", tmp_path / "src", n=3, ties=2)
+    counts = {}
+    for preset in ("paper", "ties"):
+        res = CliRunner().invoke(app, ["run", str(ds), "--judge", "builtin:random", "--out",
+                                       str(tmp_path / preset), "--probes", "J", "--protocols",
+                                       "pairwise", "--cues", "none", "--prompts", preset,
+                                       "--dry-run"])  # fmt: skip
+        assert res.exit_code == 0, res.output
+        line = next(x for x in res.output.splitlines() if x.startswith("instances"))
+        counts[preset] = int(line.split(":")[1].split()[0].replace(",", ""))
+    assert counts == {"paper": 12, "ties": 20}

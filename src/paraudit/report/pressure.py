@@ -30,7 +30,7 @@ DOMINANCE = (
 )  # fmt: skip
 TIES = (
     "Tie items and the abstain answer",
-    ["judge", "task", "items", "tie items", "'tie' on tie items", "'tie' elsewhere",
+    ["judge", "task", "protocol", "items", "tie items", "'tie' on tie items", "'tie' elsewhere",
      "calibration", "accuracy when committed", "named"],
     f"Under the ties preset 'tie' is an offered answer. Calibration is 'tie' on tie items minus "
     f"'tie' on items the audio decides: a judge that abstains blindly scores 0. Named 'never "
@@ -67,7 +67,7 @@ def tie_rows(summary: Summary) -> list[list[str]]:
         return ", ".join(kinds) or "no"
 
     recs = sorted(summary.ties, key=lambda r: (named(r) == "no", r.judge, r.task))
-    return [[r.judge, r.task, str(r.items), str(r.tie_items), T.est(r.tie_accuracy),
+    return [[r.judge, r.task, r.protocol, str(r.items), str(r.tie_items), T.est(r.tie_accuracy),
              T.est(r.abstain_rate), T.est(r.calibration, signed=True),
              T.est(r.committed_accuracy), named(r)] for r in recs]  # fmt: skip
 
