@@ -117,3 +117,38 @@ def conflict_set(root: Path, tmp: Path, n: int = 16, agree: int = 0) -> Path:
         root, DatasetManifest(name="conflict", tasks=("single-turn-emotions",)), items, audio
     )
     return root
+
+
+def whisper_set(root: Path, tmp: Path, n: int = 4, ties: int = 2) -> Path:
+    """A non-emotion dataset (dimension whisper): `n` voiced/whispered items, branch 0
+    alternating, then `ties` tie items (both branches voiced, `meta.tie`)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(freq: float, seconds: float = 1.0) -> str:
+        p = tmp / f"{freq:.1f}-{seconds}.wav"
+        rel = audio_name(tone(p, freq, seconds))
+        audio[rel] = p
+        return rel
+
+    def branch(value: str, freq: float, text: str) -> Branch:
+        reply = Response(text=text, emotion="voiced", audio=clip(freq + 200, 0.8))
+        return Branch(emotions=(value,), audio=(clip(freq),), response=reply)
+
+    items = []
+    for i in range(n):
+        a = branch("voiced", 200 + i, f"Sure, here it is out loud: {i}.")
+        b = branch("whispered", 100 + i, f"I'll keep it quiet: {i}.")
+        items.append(AuditItem(id=f"w-{i}", task="single-turn-whisper",
+                               context=(Turn(speaker="human", text=f"Tell me the code {i}."),),
+                               branches=(a, b) if i % 2 else (b, a)))  # fmt: skip
+    for i in range(ties):
+        a = branch("voiced", 150 + i, f"Here it is, {i}.")
+        b = branch("voiced", 170 + i, f"Okay, here, {i}.")
+        items.append(AuditItem(id=f"wt-{i}", task="single-turn-whisper",
+                               context=(Turn(speaker="human", text=f"Code please {i}."),),
+                               branches=(a, b), meta={"tie": True}))  # fmt: skip
+    manifest = DatasetManifest(name="whisper", tasks=("single-turn-whisper",),
+                               dimension="whisper", emotions=("voiced", "whispered"))  # fmt: skip
+    write_dataset(root, manifest, items, audio)
+    return root

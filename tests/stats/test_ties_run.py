@@ -7,13 +7,14 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from paraudit.cli.main import app
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig, Runner
 from paraudit.stats.summary import summarize
-from tests.stats.pressure_sets import single_turn_set
+from tests.stats.pressure_sets import single_turn_set, whisper_set
 from tests.stats.synthetic import stat_rows
 
 
@@ -96,3 +97,35 @@ def test_dry_run_counts_the_pairwise_tie_questions(tmp_path: Path) -> None:
         line = next(x for x in res.output.splitlines() if x.startswith("instances"))
         counts[preset] = int(line.split(":")[1].split()[0].replace(",", ""))
     assert counts == {"paper": 12, "ties": 20}
+
+
+def test_a_non_emotion_dimension_counts_and_runs_the_new_questions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whisper: the misleading cue and the ties preset's questions (pointwise and pairwise, tie
+    items included) are counted and priced by --dry-run, and run through the real runner."""
+    ds = whisper_set(tmp_path / "ds", tmp_path / "src", n=4, ties=2)
+    monkeypatch.setenv("OPENAI_API_KEY", "dry-run-only")
+    seen = {}
+    for name, extra in (("plain", ["--cues", "none"]),
+                        ("new", ["--cues", "none,misleading", "--prompts", "ties"])):  # fmt: skip
+        res = CliRunner().invoke(app, ["run", str(ds), "--judge", "builtin:random", "--judge",
+                                       "openai:gpt-4o-audio-preview", "--out",
+                                       str(tmp_path / name), "--probes", "J", "--protocols",
+                                       "pointwise,pairwise", *extra, "--dry-run"])  # fmt: skip
+        assert res.exit_code == 0, res.output
+        lines = res.output.splitlines()
+        count = next(x for x in lines if x.startswith("instances"))
+        cost = next(x for x in lines if x.startswith("estimated cost openai"))
+        seen[name] = (int(count.split(":")[1]), float(cost.split("$")[1].split()[0]))
+        assert not (tmp_path / name).exists()
+    # 4 items × (4 pointwise + 4 pairwise) without; with: + 4 misleading per item, and the
+    # 2 tie items × (4 pointwise + 4 pairwise) that only the ties preset asks.
+    assert seen["plain"][0] == 32 and seen["new"][0] == 32 + 16 + 16
+    assert seen["new"][1] > seen["plain"][1] > 0
+    plan = PlanSpec(("J",), ("pointwise", "pairwise"), ("none",), prompts="ties")
+    rows = asyncio.run(Runner(RunConfig(ds, ["builtin:abstain"], tmp_path / "run", plan)).run())
+    s = summarize(stat_rows(rows), replicates=200)
+    assert {(r["task"], r["protocol"]) for r in s["ties"]} == {
+        ("single-turn-whisper", "pointwise"), ("single-turn-whisper", "pairwise")}  # fmt: skip
+    assert all(r["tie_accuracy"]["rate"] == 1.0 for r in s["ties"])
