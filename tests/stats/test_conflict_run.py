@@ -82,7 +82,7 @@ def test_conflict_is_refused_where_no_builder_makes_it(tmp_path: Path) -> None:
     out = tmp_path / "out"
     source = str(tmp_path / "in.csv")
     for args in (["build", "starter", "--dimension", "whisper", "--conflict"],
-                 ["build", "single-turn", "--conflict", "--source", source]):  # fmt: skip
+                 ["build", "conversations", "--conflict", "--source", source]):  # fmt: skip
         res = CliRunner().invoke(app, [*args, "--out", str(out)])
         assert res.exit_code == 2, res.output
         assert "--conflict" in res.output and len(res.output.strip().splitlines()) == 1

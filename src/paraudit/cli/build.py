@@ -146,7 +146,12 @@ def _dry_run(
     from paraudit.builders.pipeline import load_candidates
 
     per_clip = max_renders_per_clip(tts, qc, max_tries)
-    e = estimate(o, load_candidates(o), llm, tts, renders_per_clip(tts, qc, max_accepted), per_clip)
+    candidates = load_candidates(o)
+    if o.conflict:  # only the sentences kept as conflicts are composed and rendered
+        from paraudit.builders.conflict import keep_conflicts
+
+        candidates, _ = keep_conflicts(candidates)
+    e = estimate(o, candidates, llm, tts, renders_per_clip(tts, qc, max_accepted), per_clip)
     t = Table(title=f"dry run: build {o.kind} from {o.source.name} (nothing was called)")
     t.add_column("what")
     t.add_column("estimate", justify="right")
@@ -402,7 +407,8 @@ def build(
     conflict: bool = typer.Option(
         False,
         "--conflict",
-        help="starter: add word-tone conflict items (good news said sadly or angrily).",
+        help="starter: add word-tone conflict items (good news said sadly or angrily); "
+        "single-turn: keep only pairs whose words read as one value and unlike the other.",
         rich_help_panel=WHAT_TO_BUILD,
     ),
 ) -> None:
@@ -443,9 +449,9 @@ def build(
                 run_build(out, limit, voice, cache, conflict=conflict)
         _validate(out)
         return
-    if conflict:
-        raise fail(f"--conflict: build {what} does not compose conflict items yet; build them "
-                   "offline with `paraudit build starter --conflict`", 2)  # fmt: skip
+    if conflict and what != "single-turn":
+        raise fail(f"--conflict: conflict items are single sentences; build single-turn or "
+                   f"starter, not {what}", 2)  # fmt: skip
     if source is None:
         raise fail(f"build {what} needs --source FILE")
     if audio not in ("tts", "source"):
@@ -466,6 +472,7 @@ def build(
         concurrency=concurrency,
         rate_balance=balance,
         dnsmos=dnsmos,
+        conflict=conflict,
     )
     if llm is None:
         raise fail("--llm SPEC is required (e.g. openai:gpt-4o or gemini:gemini-2.5-flash)")
