@@ -49,6 +49,14 @@ def test_the_text_sentiment_follower_is_named_and_no_other_judge_is(tmp_path: Pa
     kinds = {v["judge"]: [b["kind"] for b in v["behaviours"]] for v in s["verdicts"]}
     assert KIND in kinds[FOLLOWER]
     assert all(KIND not in kinds[j] for j in judges if j != FOLLOWER)
+    # The report reads the run's dataset for the items' attributes, as the summary above did.
+    res = CliRunner().invoke(app, ["report", str(run), "--out", str(tmp_path / "rep"),
+                                   "--replicates", "200"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "rep" / "summary.md").read_text()
+    assert "## Word–tone conflict: the words against the voice" in md
+    assert f"| {FOLLOWER} | single-turn-emotions | 16 | 100.0%" in md
+    assert 'id="conflict"' in (tmp_path / "rep" / "report.html").read_text()
 
 
 def test_a_run_without_conflict_items_has_no_conflict_section(tmp_path: Path) -> None:
