@@ -62,3 +62,40 @@ def test_constrained_decoding_offers_the_tie_answer_too(tmp_path: Path) -> None:
     plan = PlanSpec(("J",), ("pointwise",), ("none",), prompts="ties")
     (first, *_) = plan_instances(ds, plan)
     assert answer_strings(first.question) == ['{"pred": "R1"}', '{"pred": "R2"}', '{"pred": "tie"}']
+
+
+def test_pairwise_j_offers_tie_in_place_of_a_matching(tmp_path: Path) -> None:
+    from paraudit.judges.constrain import answer_strings
+    from paraudit.protocols.ties import JSON_MATCHING_TIE
+
+    ds = load_dataset(single_turn_set(tmp_path / "ds", tmp_path / "src", n=2, ties=1))
+    paper = plan_instances(ds, PlanSpec(("J",), ("pairwise",), ("none",)))
+    ties = plan_instances(ds, PlanSpec(("J",), ("pairwise",), ("none",), prompts="ties"))
+    assert {i.item_id for i in paper} == {"st-00", "st-01"}
+    assert {i.item_id for i in ties} == {"st-00", "st-01", "tie-00"}
+    for a, b in zip(paper, ties, strict=False):
+        assert _head(b) == _head(a).replace(pp.JSON_MATCHING, JSON_MATCHING_TIE) != _head(a)
+        assert b.prompt[1:] == a.prompt[1:] and b.gold == a.gold
+    on_tie = [i for i in ties if i.item_id == "tie-00"]
+    assert on_tie and {i.gold for i in on_tie} == {"tie"}
+    q = on_tie[0].question
+    assert parse_answer(q, '{"reasoning": "same", "pred": "tie"}').pred == "tie"
+    both = '{"reasoning": "x", "pred": {"CA": "R2", "CB": "R1"}}'
+    assert parse_answer(q, both).pred == {"CA": "R2", "CB": "R1"}
+    # "tie" is an answer in place of a matching, never a value inside one.
+    half = parse_answer(q, '{"reasoning": "x", "pred": {"CA": "R1", "CB": "tie"}}')
+    assert half.pred is None
+    # ?constrain=labels keeps the abstention and offers only valid matchings.
+    matchings = ['{"pred": {"CA": "R1", "CB": "R2"}}', '{"pred": {"CA": "R2", "CB": "R1"}}']
+    assert answer_strings(q) == [*matchings, '{"pred": "tie"}']
+    assert answer_strings(paper[0].question) == matchings
+
+
+def test_multi_turn_pairwise_j_gets_the_tie_option_too() -> None:
+    from paraudit.protocols.ties import with_tie_option
+
+    head = pp.fill(pp.MULTI_J_PAIRWISE, cue="")
+    tied = with_tie_option(head)
+    assert tied != head and 'or the string "tie"' in tied
+    assert tied.replace(', or the string "tie" if neither matching is more appropriate than '
+                        "the other or you cannot tell", "") == head  # fmt: skip

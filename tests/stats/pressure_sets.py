@@ -69,3 +69,86 @@ def single_turn_set(root: Path, tmp: Path, n: int = 30, ties: int = 0) -> Path:
         root, DatasetManifest(name="pressure", tasks=("single-turn-emotions",)), items, audio
     )
     return root
+
+
+SURPRISED_REPLIES = (
+    "Wow, really? That came out of nowhere! When?",
+    "No way, already? What a surprise! How?",
+)
+
+
+def conflict_set(root: Path, tmp: Path, n: int = 16, agree: int = 0) -> Path:
+    """`n` word–tone conflict items (`meta.conflict`): good-news words (read positive) said
+    with surprise (congruent: a surprised reply) or sadly (conflict: a comforting reply), which
+    branch is which alternating; then `agree` items declared conflict whose words read
+    negative, as their sad voice does (what validate must refuse)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(freq: float, seconds: float = 1.0, amp: float = 0.3) -> str:
+        p = tmp / f"{freq:.1f}-{seconds}-{amp}.wav"
+        rel = audio_name(tone(p, freq, seconds, amp))
+        audio[rel] = p
+        return rel
+
+    items = []
+    for i in range(n + agree):
+        surprised = Branch(emotions=("surprised",), audio=(clip(220 + i),),
+                           response=Response(text=SURPRISED_REPLIES[i % 2], emotion="happy",
+                                             audio=clip(300 + i, 0.8)))  # fmt: skip
+        sad = Branch(emotions=("sad",), audio=(clip(100 + i, 1.0, 0.1),),
+                     response=Response(text=SAD_REPLIES[i % 2], emotion="empathetic",
+                                       audio=clip(400 + i, 0.8)))  # fmt: skip
+        good = i < n
+        text = (f"Great, they gave me the lead role, wonderful {i}." if good
+                else f"This is terrible, I hate losing the role {i}.")  # fmt: skip
+        label = "positive" if good else "negative"
+        items.append(
+            AuditItem(
+                id=f"cf-{i:02d}",
+                task="single-turn-emotions",
+                context=(Turn(speaker="human", text=text),),
+                branches=(surprised, sad) if i % 2 else (sad, surprised),
+                meta={"pair": "surprised/sad", "conflict": {"words": "surprised", "voice": "sad",
+                      "words_label": label, "label_source": "vader"}},
+            )
+        )  # fmt: skip
+    write_dataset(
+        root, DatasetManifest(name="conflict", tasks=("single-turn-emotions",)), items, audio
+    )
+    return root
+
+
+def whisper_set(root: Path, tmp: Path, n: int = 4, ties: int = 2) -> Path:
+    """A non-emotion dataset (dimension whisper): `n` voiced/whispered items, branch 0
+    alternating, then `ties` tie items (both branches voiced, `meta.tie`)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(freq: float, seconds: float = 1.0) -> str:
+        p = tmp / f"{freq:.1f}-{seconds}.wav"
+        rel = audio_name(tone(p, freq, seconds))
+        audio[rel] = p
+        return rel
+
+    def branch(value: str, freq: float, text: str) -> Branch:
+        reply = Response(text=text, emotion="voiced", audio=clip(freq + 200, 0.8))
+        return Branch(emotions=(value,), audio=(clip(freq),), response=reply)
+
+    items = []
+    for i in range(n):
+        a = branch("voiced", 200 + i, f"Sure, here it is out loud: {i}.")
+        b = branch("whispered", 100 + i, f"I'll keep it quiet: {i}.")
+        items.append(AuditItem(id=f"w-{i}", task="single-turn-whisper",
+                               context=(Turn(speaker="human", text=f"Tell me the code {i}."),),
+                               branches=(a, b) if i % 2 else (b, a)))  # fmt: skip
+    for i in range(ties):
+        a = branch("voiced", 150 + i, f"Here it is, {i}.")
+        b = branch("voiced", 170 + i, f"Okay, here, {i}.")
+        items.append(AuditItem(id=f"wt-{i}", task="single-turn-whisper",
+                               context=(Turn(speaker="human", text=f"Code please {i}."),),
+                               branches=(a, b), meta={"tie": True}))  # fmt: skip
+    manifest = DatasetManifest(name="whisper", tasks=("single-turn-whisper",),
+                               dimension="whisper", emotions=("voiced", "whispered"))  # fmt: skip
+    write_dataset(root, manifest, items, audio)
+    return root

@@ -13,7 +13,7 @@ from paraudit.stats.summary_model import Summary
 from tests.stats.registry_rows import golden_delivery, golden_rows
 
 GOLDEN = Path(__file__).parent / "data" / "summary_golden.json"
-NEW = {"accounting", "strata", "reask", "served", "text_dominance", "ties"}
+NEW = {"accounting", "strata", "reask", "served", "text_dominance", "ties", "conflict"}
 """Sections added since the golden summary was written."""
 
 

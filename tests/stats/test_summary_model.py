@@ -42,7 +42,7 @@ def raw() -> dict[str, Any]:
     return summarize(rows, replicates=200, permutations=100, delivery=tally_rows(calls).cells())
 
 
-UNTYPED = {"strata", "reask", "text_dominance", "ties"}
+UNTYPED = {"strata", "reask", "text_dominance", "ties", "conflict"}
 
 
 def test_every_section_is_filled_and_typed(raw: dict[str, Any]) -> None:
@@ -50,7 +50,8 @@ def test_every_section_is_filled_and_typed(raw: dict[str, Any]) -> None:
     assert s.schema_id == SCHEMA
     # The subgroup scan needs the dataset's item attributes and re-ask noise sampled draws
     # (both plain records, not typed yet); text dominance the misleading cue and ties the ties
-    # preset: these rows have none of them (tests/stats/test_pressure*.py, test_ties_run.py).
+    # preset, conflict the dataset's conflict items: these rows have none of them
+    # (tests/stats/test_pressure*.py, test_ties_run.py, test_conflict*.py).
     for name in (n for n in SECTIONS if n not in UNTYPED):
         records = getattr(s, name)
         assert records, name  # each model is exercised by real records, not only declared

@@ -28,6 +28,7 @@ from paraudit.builders.composing import (
     single_turn_candidate,
     unrenderable,
 )
+from paraudit.builders.conflict import keep_conflicts
 from paraudit.builders.explain import RuleMisses, rule_misses, summary_lines
 from paraudit.builders.quality import dnsmos, dnsmos_available, length_words, rate_responses
 from paraudit.builders.voicing import TurnVoicer
@@ -69,6 +70,8 @@ class BuildOptions:
     concurrency: int = 4
     rate_balance: bool = True
     dnsmos: bool = True
+    conflict: bool = False
+    """Keep only word–tone conflict pairs (single-turn; builders/conflict.py)."""
 
     @property
     def task(self) -> str:
@@ -222,6 +225,9 @@ def build(
     if o.audio == "source" and o.kind != "single-turn":
         raise ParauditError("--audio source needs human recordings: only single-turn builds")
     candidates = load_candidates(o)
+    conflicts: dict[str, dict[str, Any]] = {}
+    if o.conflict:
+        candidates, conflicts = keep_conflicts(candidates, result.rejections)
     result.available = dict(sorted(Counter(c.group for c in candidates).items()))
     composed = compose_stage(o, candidates, llm, voicer, result, rep)
     if not composed:
@@ -262,6 +268,8 @@ def build(
             "tts": voicer.label,
             "balance": {"length_words": words, "lexical": balance.get(c.key)},
         }
+        if cand.key in conflicts:
+            extra["conflict"] = conflicts[cand.key]
         result.items.append(assemble(o, cand, c, swap, voiced, voices[c.key], audio, extra))
     if o.dnsmos:
         _add_dnsmos(result, audio, rep)

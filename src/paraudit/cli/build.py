@@ -71,6 +71,7 @@ def run_build(
     voice: Path | None,
     cache: Path | None,
     ids: set[str] | None = None,
+    conflict: bool = False,
 ) -> BuildReport:
     with _bar("[bold]rendering[/] {task.description}") as bar:
         task = bar.add_task("starter clips", total=None)
@@ -78,6 +79,7 @@ def run_build(
             out,
             limit=limit,
             ids=ids,
+            conflict=conflict,
             voice=voice,
             cache_dir=cache,
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
@@ -94,6 +96,8 @@ def run_build(
         f"{report.seconds:.1f} s → {escape(str(out))}",
         soft_wrap=True,
     )
+    for why in report.conflict_refused:
+        console.print(f"[yellow]conflict item refused[/] {escape(why)}", soft_wrap=True)
     return report
 
 
@@ -142,7 +146,12 @@ def _dry_run(
     from paraudit.builders.pipeline import load_candidates
 
     per_clip = max_renders_per_clip(tts, qc, max_tries)
-    e = estimate(o, load_candidates(o), llm, tts, renders_per_clip(tts, qc, max_accepted), per_clip)
+    candidates = load_candidates(o)
+    if o.conflict:  # only the sentences kept as conflicts are composed and rendered
+        from paraudit.builders.conflict import keep_conflicts
+
+        candidates, _ = keep_conflicts(candidates)
+    e = estimate(o, candidates, llm, tts, renders_per_clip(tts, qc, max_accepted), per_clip)
     t = Table(title=f"dry run: build {o.kind} from {o.source.name} (nothing was called)")
     t.add_column("what")
     t.add_column("estimate", justify="right")
@@ -395,6 +404,13 @@ def build(
         help="starter: the dimension's set (`paraudit dimensions`; default emotion).",
         rich_help_panel=WHAT_TO_BUILD,
     ),
+    conflict: bool = typer.Option(
+        False,
+        "--conflict",
+        help="starter: add word-tone conflict items (good news said sadly or angrily); "
+        "single-turn: keep only pairs whose words read as one value and unlike the other.",
+        rich_help_panel=WHAT_TO_BUILD,
+    ),
 ) -> None:
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
     if what not in WHAT:
@@ -423,13 +439,19 @@ def build(
              "--min-dnsmos": min_dnsmos, "--qc": qc},
             {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
         )  # fmt: skip
+        if conflict and dim is not None:
+            raise fail(f"--conflict: the {dim.name} starter has no conflict sentences; drop "
+                       "--dimension (emotion's starter has them)", 2)  # fmt: skip
         with writing(out, cache):
             if dim is not None:
                 run_dimension_build(dim, out, limit, voice, cache, seed)
             else:
-                run_build(out, limit, voice, cache)
+                run_build(out, limit, voice, cache, conflict=conflict)
         _validate(out)
         return
+    if conflict and what != "single-turn":
+        raise fail(f"--conflict: conflict items are single sentences; build single-turn or "
+                   f"starter, not {what}", 2)  # fmt: skip
     if source is None:
         raise fail(f"build {what} needs --source FILE")
     if audio not in ("tts", "source"):
@@ -450,6 +472,7 @@ def build(
         concurrency=concurrency,
         rate_balance=balance,
         dnsmos=dnsmos,
+        conflict=conflict,
     )
     if llm is None:
         raise fail("--llm SPEC is required (e.g. openai:gpt-4o or gemini:gemini-2.5-flash)")

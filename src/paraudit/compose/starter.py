@@ -12,6 +12,7 @@ from typing import Any
 
 from paraudit import __version__
 from paraudit.items.balance import MIN_ITEMS
+from paraudit.items.conflict import ConflictError
 from paraudit.items.dataset import AUDIO_DIR, sha256_file, write_dataset
 from paraudit.items.records import (
     AuditItem,
@@ -25,8 +26,10 @@ from paraudit.qc.acoustics import ProsodyFeatures
 from paraudit.render import prosody
 from paraudit.render.renderer import Clip, Renderer, RenderJob, VerifiedClip, render_all
 from paraudit.sources.starter import (
+    ConflictSource,
     PositionalSource,
     SingleTurnSource,
+    conflict_sources,
     positional_sources,
     single_turn_sources,
 )
@@ -48,6 +51,8 @@ class BuildReport:
     clips_failed: int = 0
     items_written: dict[str, int] = field(default_factory=dict)
     items_dropped: list[str] = field(default_factory=list)
+    conflict_refused: list[str] = field(default_factory=list)
+    """Conflict items dropped because their words and voice agree (qc/conflict.py): why."""
     fresh_renders: int = 0
     cache_hits: int = 0
     seconds: float = 0.0
@@ -188,6 +193,13 @@ def quick_ids(seed: int = 0, per_pair: int = 4, positional: int = 12) -> set[str
     return chosen
 
 
+def _by_pair(sources: list[ConflictSource]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for s in sources:
+        groups.setdefault("conflict:" + "/".join(sorted(s.emotions)), []).append(s.id)
+    return groups
+
+
 def _balanced(ids: list[str], swaps: set[str], n: int) -> list[str]:
     """`n` of `ids` in source order, alternating swapped and unswapped while both last."""
     kinds = [[i for i in ids if i in swaps], [i for i in ids if i not in swaps]]
@@ -237,6 +249,23 @@ def single_turn_item(
             "prosody": qc,
         },
     )
+
+
+def conflict_item(src: ConflictSource, asm: _Assembler, swap: bool = False) -> AuditItem | None:
+    """A word–tone conflict item (issue 32): a single-turn item whose words carry `src.words`,
+    checked by qc/conflict.py and recorded in `meta.conflict`; None when its clips failed QC."""
+    from paraudit.dimensions.emotion import EMOTION
+    from paraudit.qc.conflict import check_conflict
+
+    item = single_turn_item(src, asm, swap)
+    if item is None:
+        return None
+    voice = next(e for e in src.emotions if e != src.words)
+    check = check_conflict(src.text, src.words, voice, EMOTION.valence)
+    if not check.passed:
+        asm.report.conflict_refused.append(f"{src.id}: {'; '.join(check.reasons)}")
+        return None
+    return item.model_copy(update={"meta": {**item.meta, "conflict": check.meta(src.words, voice)}})
 
 
 def positional_item(src: PositionalSource, asm: _Assembler, swap: bool = False) -> AuditItem | None:
@@ -306,12 +335,14 @@ def build_starter(
     workers: int | None = None,
     seed: int = 0,
     ids: Collection[str] | None = None,
+    conflict: bool = False,
 ) -> BuildReport:
     """Render and verify the starter set and write it to `out` (atomically).
 
     `on_progress(done, total)` is called as clips finish. `seed` decides which realisation of
     each source becomes branch 0 (`starter_swaps`). `ids` keeps only those sources (the
-    demo's quick subset, `quick_ids`); `limit` then applies per task as before.
+    demo's quick subset, `quick_ids`); `limit` then applies per task as before. `conflict`
+    adds the word–tone conflict items (conflict.jsonl; `limit` applies to them too).
     """
     t0 = time.perf_counter()
     renderer = Renderer(voice, cache_dir)
@@ -330,6 +361,12 @@ def build_starter(
         jobs.append((s.id, lambda s=s: single_turn_item(s, asm, s.id in swaps)))  # type: ignore[misc]
     for p in [p for p in positional_sources() if keep(p.id)][:limit]:
         jobs.append((p.id, lambda p=p: positional_item(p, asm, p.id in swaps)))  # type: ignore[misc]
+    if conflict:
+        chosen = [c for c in conflict_sources() if keep(c.id)][:limit]
+        # Which voice is branch 0: balanced within each pair, as the other single-turn items.
+        flips = branch_swaps(_by_pair(chosen), seed)
+        for c in chosen:
+            jobs.append((c.id, lambda c=c: conflict_item(c, asm, c.id in flips)))  # type: ignore[misc]
     asm.planning = []
     for _, job in jobs:
         job()
@@ -351,6 +388,9 @@ def build_starter(
         else:
             items.append(item)
             report.items_written[item.task] = report.items_written.get(item.task, 0) + 1
+    if conflict and not any("conflict" in it.meta for it in items):
+        why = report.conflict_refused[0] if report.conflict_refused else "their clips failed QC"
+        raise ConflictError(f"--conflict: no conflict item survived ({why}); nothing written")
     used = {rel for it in items for rel in it.audio_files()}
     manifest = DatasetManifest(
         name="paraudit-starter",

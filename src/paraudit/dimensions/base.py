@@ -124,6 +124,10 @@ class Dimension:
     taxonomies: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Named label sets of known sources → how each of their labels maps onto a value. A source
     with a label set of its own loads through one of these or an explicit mapping."""
+    valence: Mapping[str, str] = field(default_factory=dict)
+    """Value → the sentiment words carrying it read as ('positive', 'negative', 'neutral'):
+    what the word–tone conflict check (qc/conflict.py) compares a text classifier's label
+    with. Empty: the dimension's conflict items need the composing LLM's own label."""
 
     def value(self, name: str) -> Value:
         for v in self.values:

@@ -127,6 +127,19 @@ TAXONOMIES = {
 
 _HUMAN = (*HUMAN_EMOTIONS, *OTHER_HUMAN_EMOTIONS)
 
+# How words that carry each emotion read to a sentiment classifier (qc/conflict.py): a
+# conflict item's words must read as its words' value does and unlike its conflict voice.
+# Surprise is counted positive: the starter's conflict sentences are good news.
+VALENCE = {
+    "happy": "positive",
+    "surprised": "positive",
+    "neutral": "neutral",
+    "hesitant": "neutral",
+    **dict.fromkeys(
+        ("sad", "angry", "frazzled", "impatient", "bored", "fearful", "disgusted"), "negative"
+    ),
+}
+
 EMOTION = Dimension(
     name="emotion",
     summary="how the user feels (the paper's contrast), as a prosody manipulation offline",
@@ -161,4 +174,5 @@ EMOTION = Dimension(
     hosted_instructions={e: style for e, (style, _) in TTS_STYLES.items()},
     aliases=EMOTION_ALIASES,
     taxonomies=TAXONOMIES,
+    valence=VALENCE,
 )

@@ -24,6 +24,8 @@ from pydantic import ValidationError
 from paraudit.errors import DatasetError
 from paraudit.items.balance import balance_warnings, unsupported_items
 from paraudit.items.clips import container_problem, read_clip
+from paraudit.items.conflict import FIELD as CONFLICT_FIELD
+from paraudit.items.conflict import conflict_problem
 from paraudit.items.dataset import (
     AUDIO_DIR,
     ITEMS,
@@ -228,6 +230,10 @@ def _check_item(
             bad("branches", "the branches do not differ in any human-turn emotion")
     if b0.response.text.strip() == b1.response.text.strip():
         bad("branches.response.text", "both branches have the same response")
+    if humans and len(b0.emotions) == n and len(b1.emotions) == n:
+        conflict = conflict_problem(item)
+        if conflict is not None:
+            bad(CONFLICT_FIELD, conflict)
     if item.task == "single-turn-emotions" and len(humans) != 1:
         bad("context", f"single-turn item has {len(humans)} human turns (needs exactly 1)")
     if item.task == "positional-emotion" and len(b0.emotions) == n and len(b1.emotions) == n:

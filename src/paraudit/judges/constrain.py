@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from paraudit.protocols.questions import Question
+from paraudit.protocols.ties import TIE
 
 MAX_ANSWERS = 4096
 """A 'turns' question has 2^k answers for k human turns; beyond this the trie would be huge
@@ -29,7 +30,12 @@ def answer_strings(q: Question) -> list[str]:
     if q.answer == "choice":
         preds = labels
     elif q.answer == "matching":
-        preds = [{"CA": a, "CB": b} for a, b in itertools.permutations(labels, 2)]
+        # The ties preset offers "tie" in place of a matching (protocols/ties.py): as a matching
+        # value it would make invalid answers ({"CA": "R1", "CB": "tie"}) and take the real
+        # abstention away, so it is offered whole, after the matchings of the other labels.
+        tie = [t for t in labels if t == TIE]
+        pairs = [t for t in labels if t != TIE]
+        preds = [{"CA": a, "CB": b} for a, b in itertools.permutations(pairs, 2)] + tie
     else:
         if len(labels) ** len(q.human_keys) > MAX_ANSWERS:
             raise ValueError(f"constrain=labels: {len(q.human_keys)} turns give too many answers")

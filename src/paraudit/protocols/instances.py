@@ -228,7 +228,7 @@ def j_instance(
         )
     else:
         head = question_head(form, cue)
-    ties = prompts == "ties" and protocol == "pointwise"  # protocols/ties.py
+    ties = prompts == "ties"  # protocols/ties.py
     lay = _Layout(with_tie_option(head) if ties else head)
     gold: str | dict[str, str]
     if protocol == "pointwise":
@@ -239,7 +239,7 @@ def j_instance(
         ca, cb = _ctx_order(context_order)
         lay.context_audio(ds, item, ca, "CA")
         lay.context_audio(ds, item, cb, "CB")
-        gold = _matching_gold(context_order, order)
+        gold = TIE if ties and is_tie(item) else _matching_gold(context_order, order)
     lay.response_audio(ds, item, order)
     options = {**_AUDIO_OPTIONS, TIE: TIE} if ties else dict(_AUDIO_OPTIONS)
     q = lay.question(item, "J", protocol, cue, options)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paraudit.protocols.questions import Question
+from paraudit.protocols.ties import TIE
 
 MAX_REPLY_CHARS = 200_000
 
@@ -273,6 +274,12 @@ def parse_answer(question: Question, raw: str, preset: str = "strict") -> Parsed
                 return Parsed(label)
         return parsed
     if question.answer == "matching":
+        if TIE in question.options:
+            # The ties preset: "tie" in place of a matching (protocols/ties.py).
+            tie = parse_choice(raw, {TIE: TIE})
+            if tie.pred is not None:
+                return tie
+            return parse_matching(raw, {k: v for k, v in question.options.items() if k != TIE})
         return parse_matching(raw, question.options)
     return parse_turns(raw, question.human_keys, question.options)
 

@@ -3,10 +3,11 @@
 A tie item is one where the audio does not decide: it says so (`meta.tie: true`, e.g. both
 responses are right for both branches), or both branches carry the same values. The paper's
 preset has no honest answer for it, so tie items are asked only under the `ties` preset, whose
-pointwise J prompt is the paper's with one change: the answer may also be "tie" (no difference,
-or cannot tell). Every other word, and every question of the `paper` preset, stays as it is.
-On a tie item the right answer is "tie"; on every other item it is the branch's response, and
-"tie" is an abstention (answered, not right).
+J prompts (pointwise and pairwise) are the paper's with one change: the answer may also be
+"tie" (no difference, or cannot tell) — in pairwise, instead of a matching. Every other word,
+and every question of the `paper` preset, stays as it is. On a tie item the right answer is
+"tie"; on every other item it is the branch's response (pairwise: the matching), and "tie" is
+an abstention (answered, not right).
 """
 
 from __future__ import annotations
@@ -31,6 +32,19 @@ _MULTI_JSON_CHOICE_TIE = (
 )
 
 
+# Pairwise: the matching, or "tie" in its place (a JSON string, as a pointwise pred is).
+JSON_MATCHING_TIE = pp.JSON_MATCHING.replace(
+    '{"CA": "R2", "CB": "R1"}.',
+    '{"CA": "R2", "CB": "R1"}, or the string "tie" if neither matching is more appropriate '
+    "than the other or you cannot tell.",
+)
+_MULTI_MATCHING = '{"CA": "R2", "CB": "R1"}.\n'
+_MULTI_MATCHING_TIE = (
+    '{"CA": "R2", "CB": "R1"}, or the string "tie" if neither matching is more appropriate '
+    "than the other or you cannot tell.\n"
+)
+
+
 def is_tie(item: AuditItem) -> bool:
     """Whether the audio cannot decide this item (see the module docstring)."""
     if item.meta.get("tie") is True:
@@ -40,12 +54,13 @@ def is_tie(item: AuditItem) -> bool:
 
 
 def with_tie_option(head: str) -> str:
-    """A pointwise J instruction (cue filled) with "tie" added to its answer format."""
-    if pp.JSON_CHOICE in head:
-        return head.replace(pp.JSON_CHOICE, JSON_CHOICE_TIE)
-    if _MULTI_JSON_CHOICE in head:
-        return head.replace(_MULTI_JSON_CHOICE, _MULTI_JSON_CHOICE_TIE)
-    raise ValueError("not a choice question: the ties preset adds 'tie' to pointwise J only")
+    """A J instruction (cue filled) with "tie" added to its answer format."""
+    for plain, tie in ((pp.JSON_CHOICE, JSON_CHOICE_TIE), (_MULTI_JSON_CHOICE,
+                       _MULTI_JSON_CHOICE_TIE), (pp.JSON_MATCHING, JSON_MATCHING_TIE),
+                       (_MULTI_MATCHING, _MULTI_MATCHING_TIE)):  # fmt: skip
+        if plain in head:
+            return head.replace(plain, tie)
+    raise ValueError("not a J question: the ties preset adds 'tie' to J only")
 
 
-__all__ = ["JSON_CHOICE_TIE", "PRESETS", "TIE", "is_tie", "with_tie_option"]
+__all__ = ["JSON_CHOICE_TIE", "JSON_MATCHING_TIE", "PRESETS", "TIE", "is_tie", "with_tie_option"]

@@ -13,6 +13,7 @@ from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
 from paraudit.report.invariance import invariance_part
 from paraudit.report.joined import joined_part
+from paraudit.report.pressure import pressure_lines
 from paraudit.report.scaffold import scaffold_part
 from paraudit.report.served import served_lines
 from paraudit.runfolder.labels import run_labels
@@ -72,6 +73,7 @@ def write_report(
     md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in summary.verdicts]
     md += ["\n## Audio delivery\n", *delivery_lines(summary)]
     md += ["\n## Which model answered\n", *served_lines(summary)]
+    md += pressure_lines(summary)  # the misleading cue, ties, conflict items: when they ran
     tex: list[str] = []
     for name, fn in T.TABLES.items():
         table = fn(summary)

@@ -50,8 +50,8 @@ class PlanSpec:
     seed: int = 0
     limit: int | None = None
     prompts: str = "paper"
-    """The prompt preset: 'paper' (the paper's wordings) or 'ties' (pointwise J may answer
-    "tie"; tie items are asked only under it: protocols/ties.py)."""
+    """The prompt preset: 'paper' (the paper's wordings) or 'ties' (J may answer "tie",
+    pointwise and pairwise; tie items are asked only under it: protocols/ties.py)."""
     null_dir: str | None = None
     """Where probe N's null clips are stored (RUN/null_audio once the run folder is claimed;
     None: a scratch folder, for checks and dry runs)."""
@@ -156,7 +156,8 @@ def _questions(ds: Dataset, spec: PlanSpec, asking: bool = False) -> Iterator[_Q
                 continue
             if probe == "S" or not _asks(item, probe):
                 continue
-            pointwise_only = probe in ("P", "T") or is_twin(item) or tie
+            # Tie items reach here only under the ties preset, which offers "tie" in both.
+            pointwise_only = probe in ("P", "T") or is_twin(item)
             protocols = ("pointwise",) if pointwise_only else spec.protocols
             for protocol in protocols:
                 for cue in cues_for(item, probe, spec.cues, protocol):

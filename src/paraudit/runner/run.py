@@ -14,6 +14,8 @@ from typing import Any
 
 from paraudit import __version__
 from paraudit.errors import ParauditError
+from paraudit.items.conflict import FIELD as CONFLICT_FIELD
+from paraudit.items.conflict import ConflictError
 from paraudit.items.dataset import Dataset, load_dataset, sha256_file
 from paraudit.items.validate import dataset_errors
 from paraudit.judges.base import FatalJudgeError, Judge
@@ -101,7 +103,10 @@ class RunConfig:
 def load_checked(path: Path) -> Dataset:
     problems = dataset_errors(path)  # warnings (balance, mixed formats) never stop a run
     if problems:
-        raise ParauditError(
+        # Declared word–tone conflict items whose words and voice agree (and nothing else
+        # wrong): the items the user asked to be audited as conflicts are not, a usage mistake.
+        only_conflict = all(p.field == CONFLICT_FIELD for p in problems)
+        raise (ConflictError if only_conflict else ParauditError)(
             f"{path} does not validate ({len(problems)} problem(s), first: {problems[0]}); "
             "no judge was called"
         )

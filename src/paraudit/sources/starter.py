@@ -4,6 +4,10 @@ single_turn.jsonl: one user sentence whose words fit both emotions of its pair, 
 emotion an assistant response that fits it without naming it. Pairs follow the paper's four
 (anger/sadness, surprise/sadness, surprise/neutral, anger/surprise) in roughly its proportions.
 
+conflict.jsonl: good news ("Great, they gave me the lead role") whose words read positive,
+said with surprise (congruent) or sadly / angrily (the conflict voice); each branch's response
+follows its voice. Built only on request (`build starter --conflict`).
+
 positional.jsonl: task-oriented dialogues where the assistant fails twice; in one branch the
 user's mood shifts after the first failure, in the other after the second, and each branch's
 final response addresses the cause of its own shift.
@@ -43,6 +47,14 @@ class SingleTurnSource(_Src):
     """The right response for each emotion, in the same order."""
 
 
+class ConflictSource(SingleTurnSource):
+    """A word–tone conflict sentence (conflict.jsonl): its words carry `words`, one of its two
+    emotions (good news, read positive); the other emotion's voice contradicts them."""
+
+    words: str
+    """The emotion the words carry (the congruent branch's)."""
+
+
 class PositionalBranchSource(_Src):
     shift_human_turn: int = Field(ge=1)
     """0-based index among the human turns at which the mood shifts from `before` to `after`."""
@@ -71,6 +83,11 @@ def _lines(name: str) -> list[str]:
 
 def single_turn_sources() -> list[SingleTurnSource]:
     return [SingleTurnSource.model_validate_json(ln) for ln in _lines("single_turn.jsonl")]
+
+
+def conflict_sources() -> list[ConflictSource]:
+    """The starter's word–tone conflict sentences (`build starter --conflict`)."""
+    return [ConflictSource.model_validate_json(ln) for ln in _lines("conflict.jsonl")]
 
 
 def positional_sources() -> list[PositionalSource]:

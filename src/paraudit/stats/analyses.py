@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from paraudit.stats.accounting import ACCOUNTING
 from paraudit.stats.analysis import Analysis
+from paraudit.stats.conflict import CONFLICT
 from paraudit.stats.pressure import TEXT_DOMINANCE
 from paraudit.stats.reask import REASK
 from paraudit.stats.served import SERVED
@@ -34,6 +35,7 @@ ANALYSES: tuple[Analysis, ...] = (
     SERVED,
     TEXT_DOMINANCE,
     TIES,
+    CONFLICT,
 )
 
 

@@ -117,6 +117,7 @@ class Behaviour(BaseModel):
         "follows the text against the audio",  # the misleading cue (stats/pressure.py)
         "never says there is no difference",  # the ties preset (stats/ties.py)
         "abstains where the audio decides",
+        "follows the words against the voice",  # word–tone conflict items (stats/conflict.py)
     ]
     text: str
     evidence: Estimate | None = None

@@ -87,9 +87,9 @@ class PressureTally:
             return []
         m = np.array(shared, dtype=float)
         zeros, ones = np.zeros(len(m)), np.ones(len(m))
-        dominance = _estimate(PairedCounts(m[:, 0], m[:, 1], zeros, ones), ctx)
-        baseline = _estimate(PairedCounts(m[:, 2], m[:, 3], zeros, ones), ctx)
-        pressure = _estimate(PairedCounts(m[:, 0], m[:, 1], m[:, 2], m[:, 3]), ctx)
+        dominance = decision_estimate(PairedCounts(m[:, 0], m[:, 1], zeros, ones), ctx)
+        baseline = decision_estimate(PairedCounts(m[:, 2], m[:, 3], zeros, ones), ctx)
+        pressure = decision_estimate(PairedCounts(m[:, 0], m[:, 1], m[:, 2], m[:, 3]), ctx)
         return [
             {
                 "judge": self.judge,
@@ -104,7 +104,8 @@ class PressureTally:
         ]
 
 
-def _estimate(c: PairedCounts, ctx: GroupContext) -> Estimate:
+def decision_estimate(c: PairedCounts, ctx: GroupContext) -> Estimate:
+    """A paired-count estimate with its 95 % item interval and its DECISION interval."""
     d = bootstrap_diffs(c, ctx.replicates, ctx.seed)
     d = d[np.isfinite(d)]
     lo, hi, dlo, dhi = np.quantile(d, [0.025, 0.975, (1 - DECISION) / 2, (1 + DECISION) / 2])
@@ -140,6 +141,7 @@ TEXT_DOMINANCE = Analysis(
     title="Pressure from the text: the misleading cue",
     start=lambda judge, task: PressureTally(judge, task),
     behaviours=pressure_behaviours,
+    report="paraudit.report.pressure:dominance_section",
 )
 
 __all__ = [
@@ -147,5 +149,6 @@ __all__ = [
     "TEXT_DOMINANCE",
     "PressureTally",
     "TextDominance",
+    "decision_estimate",
     "pressure_behaviours",
 ]

@@ -122,4 +122,82 @@ def tie_flag_rates(
     return never / audits, always / audits
 
 
-__all__ = ["FamilyJudge", "TieJudge", "flag_rate", "judge_rows", "tie_flag_rates", "tie_rows"]
+@dataclass(frozen=True)
+class WordsJudge:
+    """A judge on word–tone conflict items (stats/conflict.py): with probability `pull` it picks
+    the response the words' value calls for; otherwise it hears the voice right with
+    probability `skill` (per item, sd 0.15), else a coin; `deaf` judges answer each item by
+    one fixed coin per order instead of listening (same words, same answer on both
+    branches); `noise` makes any answer a coin. Its true gap (conflict − congruent accuracy)
+    is −(1 − noise) · pull whatever its skill: 0 when it follows no words."""
+
+    skill: float
+    pull: float
+    noise: float = 0.0
+    deaf: bool = False
+
+
+def words_rows(judge: WordsJudge, items: int, rng: np.random.Generator) -> list[StatRow]:
+    """Native pointwise J rows of `items` conflict items; branch 0 is the congruent one on even
+    items, the conflict one on odd items (as the builders' balanced coin)."""
+    rows = []
+    for i in range(items):
+        skill = float(np.clip(judge.skill + 0.15 * rng.standard_normal(), 0, 1))
+        congruent = i % 2
+        habit = {o: "R1" if rng.random() < 0.5 else "R2" for o in ("ab", "ba")}
+        for branch in (0, 1):
+            for order in ("ab", "ba"):
+                gold = "R1" if (branch == 0) == (order == "ab") else "R2"
+                wrong = "R2" if gold == "R1" else "R1"
+                # The response the words call for: the congruent branch's.
+                worded = gold if branch == congruent else wrong
+                if rng.random() < judge.noise:
+                    pred = gold if rng.random() < 0.5 else wrong
+                elif judge.deaf:
+                    pred = habit[order]
+                elif rng.random() < judge.pull:
+                    pred = worded
+                elif rng.random() < skill:
+                    pred = gold
+                else:
+                    pred = gold if rng.random() < 0.5 else wrong
+                rows.append(StatRow("sim", "single-turn-emotions", f"it-{i}", branch, "J",
+                                    "pointwise", "none", order, pred, gold, "ok",
+                                    pred == gold))  # fmt: skip
+    return rows
+
+
+def words_flag_rate(
+    judge: WordsJudge, items: int, audits: int, *, replicates: int = 500, seed: int = 0
+) -> float:
+    """Share of simulated audits in which "follows the words against the voice" is named."""
+    from paraudit.stats.conflict import ConflictTally
+    from paraudit.stats.strata_items import WORDS, ItemAttributes
+
+    sides = ({WORDS: "congruent"}, {WORDS: "conflict"})
+    attributes = {
+        f"it-{i}": ItemAttributes({}, sides[::-1] if i % 2 else sides) for i in range(items)
+    }
+    rng = np.random.default_rng(seed)
+    flagged = 0
+    for a in range(audits):
+        tally = ConflictTally("sim", "single-turn-emotions")
+        for row in words_rows(judge, items, rng):
+            tally.add(row)
+        ctx = GroupContext("sim", "single-turn-emotions", items, replicates, seed + a,
+                           attributes=attributes)  # fmt: skip
+        flagged += bool(tally.records(ctx)[0]["follows_words"])
+    return flagged / audits
+
+
+__all__ = [
+    "FamilyJudge",
+    "TieJudge",
+    "WordsJudge",
+    "flag_rate",
+    "judge_rows",
+    "tie_flag_rates",
+    "tie_rows",
+    "words_flag_rate",
+    "words_rows",
+]

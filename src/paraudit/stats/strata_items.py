@@ -3,7 +3,8 @@ dataset folder a run recorded (run.json's `dataset`) — result rows do not carr
 
 Item-level: `contrast`, `turns`, `voice`, `generator`, `dimension`; per branch: `label`,
 `shift turn`, `shift time` (s of the branch's context audio before its shift turn) and
-`duration` (s of its context audio), the clips' lengths read from their headers.
+`duration` (s of its context audio), the clips' lengths read from their headers; on word–tone
+conflict items, `words vs voice` (congruent or conflict).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from paraudit.items.conflict import conflict_sides
 
 Value = str | float
 
@@ -26,6 +29,9 @@ class ItemAttributes:
     branches: tuple[Mapping[str, Value], Mapping[str, Value]] = ({}, {})
     """Per branch: label, shift turn, shift time (s), duration (s)."""
 
+
+WORDS = "words vs voice"
+"""A conflict item's branch attribute: 'congruent' or 'conflict'."""
 
 Attributes = Mapping[tuple[str, str], ItemAttributes]
 """(task, item id) → its attributes."""
@@ -77,10 +83,18 @@ def item_attributes(
         if found:
             item[name] = found
     per: list[dict[str, Value]] = []
+    sides = None
+    if differs and isinstance(meta, Mapping):
+        sides = conflict_sides(meta, (emo[0][differs[0]], emo[1][differs[0]]))
     for b, labels in zip(branches, emo, strict=False):
         unit: dict[str, Value] = {}
         if differs:
             unit["label"] = labels[differs[0]]
+        if sides is not None:
+            # Word–tone conflict items (items/conflict.py): does this branch's voice contradict
+            # the words? Read by stats/conflict.py, which compares the two within each item
+            # (the subgroup scan's UNIT_LEVEL attributes do not include it).
+            unit[WORDS] = sides[len(per)]
         clips = [_seconds(root / a, cache) for a in b.get("audio") or []]
         if clips and all(c is not None for c in clips):
             unit["duration"] = round(sum(c for c in clips if c is not None), 2)

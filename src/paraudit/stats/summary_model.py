@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paraudit.stats.conflict import ConflictRecord
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import Estimate, Verdict
 from paraudit.stats.pressure import TextDominance
@@ -416,6 +417,8 @@ class Summary(_Record):
     """Runs with the misleading cue only (`stats/pressure.py`)."""
     ties: list[TieRecord] = Field(default_factory=list)
     """Runs with the ties prompt preset only (`stats/ties.py`)."""
+    conflict: list[ConflictRecord] = Field(default_factory=list)
+    """Runs over word–tone conflict items only (`stats/conflict.py`)."""
     served: list[ServedModels] = Field(default_factory=list)
     """Which model answered (stats/served.py): per judge × task, the models the replies named,
     their shares and accuracy, and the drift test over call order."""

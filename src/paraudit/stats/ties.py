@@ -1,7 +1,7 @@
 """Tie items and the abstain answer (issue 32): does J know when the audio does not decide?
 
-Read from pointwise J rows asked with the `ties` preset (protocols/ties.py), where "tie" is an
-offered answer. Per judge × task:
+Read from J rows asked with the `ties` preset (protocols/ties.py), where "tie" is an offered
+answer (pointwise, and in pairwise in place of a matching). Per judge × task × protocol:
 
 - `tie_accuracy`: the share of answered questions on tie items (gold "tie") that say "tie";
 - `abstain_rate`: the share of answered questions on other items that say "tie" (there the
@@ -50,6 +50,8 @@ class TieRecord(BaseModel):
     task: str
     items: int
     tie_items: int
+    protocol: str = "pointwise"
+    """J's protocol: pointwise, or pairwise ("tie" in place of a matching)."""
     tie_accuracy: Estimate | None
     abstain_rate: Estimate | None
     calibration: Estimate | None
@@ -60,33 +62,40 @@ class TieRecord(BaseModel):
 
 @dataclass
 class TieTally:
-    """Per item: [said tie, answered, right] under the ties preset (pointwise J)."""
+    """Per protocol and item: [said tie, answered, right] under the ties preset (J)."""
 
     reads_ties = True
     """Fed the tie items too (stats/summary.py feeds them to no other unit)."""
 
     judge: str
     task: str
-    counts: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
+    counts: dict[tuple[str, str], list[int]] = field(
+        default_factory=lambda: defaultdict(lambda: [0, 0, 0])
+    )
     tie_items: set[str] = field(default_factory=set)
-    seen_tie: bool = False
+    seen_tie: set[str] = field(default_factory=set)
+    """Protocols whose rows show the preset ("tie" offered as gold or answered)."""
 
     def add(self, row: StatRow) -> None:
-        if row.probe != "J" or row.protocol != "pointwise" or row.status != "ok":
+        if row.probe != "J" or row.status != "ok":
             return
         if row.gold == TIE:
             self.tie_items.add(row.item_id)
-        self.seen_tie = self.seen_tie or row.gold == TIE or row.pred == TIE
-        c = self.counts[row.item_id]
+        if row.gold == TIE or row.pred == TIE:
+            self.seen_tie.add(row.protocol)
+        c = self.counts[(row.protocol, row.item_id)]
         c[0] += row.pred == TIE
         c[1] += 1
-        c[2] += row.pred == row.gold
+        c[2] += row.correct
 
     def records(self, ctx: GroupContext) -> list[Record]:
-        if not self.seen_tie:
-            return []  # not a ties-preset run (or nothing answered)
-        ties = np.array([c for i, c in self.counts.items() if i in self.tie_items], float)
-        other = np.array([c for i, c in self.counts.items() if i not in self.tie_items], float)
+        # Not a ties-preset run (or nothing answered): no record.
+        return [self._record(p, ctx) for p in ("pointwise", "pairwise") if p in self.seen_tie]
+
+    def _record(self, protocol: str, ctx: GroupContext) -> Record:
+        mine = {i: c for (p, i), c in self.counts.items() if p == protocol}
+        ties = np.array([c for i, c in mine.items() if i in self.tie_items], float)
+        other = np.array([c for i, c in mine.items() if i not in self.tie_items], float)
         tie_acc = _share(ties[:, 0], ties[:, 1], ctx) if len(ties) else None
         abstain = _share(other[:, 0], other[:, 1], ctx) if len(other) else None
         committed = None
@@ -100,8 +109,9 @@ class TieTally:
         rec = TieRecord(
             judge=self.judge,
             task=self.task,
-            items=len(self.counts),
+            items=len(mine),
             tie_items=len(ties),
+            protocol=protocol,
             tie_accuracy=tie_acc,
             abstain_rate=abstain,
             calibration=calibration,
@@ -113,7 +123,7 @@ class TieTally:
             and abstain.items >= MIN_ITEMS
             and abstain.above(ALWAYS_MIN),
         )
-        return [rec.model_dump()]
+        return rec.model_dump()
 
 
 def _quantiles(d: np.ndarray) -> list[float]:
@@ -151,14 +161,20 @@ def tie_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Behavio
             e = Estimate(**r["tie_accuracy"])
             out.append(Behaviour(kind="never says there is no difference", evidence=e, probes=["J"],
                                  text=f"never says there is no difference: 'tie' on {e.rate:.0%} "
-                                 f"of answers about tie items ({e.items} items)"))  # fmt: skip
+                                 f"of {_where(r)}answers about tie items "
+                                 f"({e.items} items)"))  # fmt: skip
         if r["always_abstains"]:
             e = Estimate(**r["abstain_rate"])
             out.append(Behaviour(kind="abstains where the audio decides", evidence=e,
                                  probes=["J"], text=f"abstains where the audio decides: 'tie' "
-                                 f"on {e.rate:.0%} of answers about items that differ "
+                                 f"on {e.rate:.0%} of {_where(r)}answers about items that differ "
                                  f"({e.items} items)"))  # fmt: skip
     return out
+
+
+def _where(r: Record) -> str:
+    """'' for pointwise (as the section has always read), 'pairwise ' for pairwise."""
+    return "" if r.get("protocol", "pointwise") == "pointwise" else f"{r['protocol']} "
 
 
 TIES = Analysis(
@@ -166,6 +182,7 @@ TIES = Analysis(
     title="Tie items and the abstain answer",
     start=lambda judge, task: TieTally(judge, task),
     behaviours=tie_behaviours,
+    report="paraudit.report.pressure:ties_section",
 )
 
 __all__ = ["TIES", "TieRecord", "TieTally", "tie_behaviours"]

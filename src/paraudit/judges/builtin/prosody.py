@@ -15,6 +15,12 @@ turn) it uses the dataset's own transcript as a perfect speech recogniser, said 
 takes that value as what it heard instead of measuring the clip: the cue-follower of the
 known-behaviour suite. Plain `builtin:prosody` never reads a cue: the cue-ignorer.
 
+`?words=follow` (issue 32): on single-turn J it takes the value the user's *words* read as
+(VADER's label of the transcript, matched to the offered values by their valence; qc/conflict.py)
+instead of measuring the clip, whenever exactly one offered value has that valence: the
+text-sentiment follower of the known-behaviour suite for word–tone conflict items. Plain
+`builtin:prosody` is the audio follower.
+
 `?clips=joined` (judges.joining): the prompt's clips arrive as one clip with spoken markers and
 gaps. The judge cuts the parts out of that one clip again at the offsets the joining record
 gives (markers, gaps, part lengths) and measures each cut afresh (features are cached by the
@@ -92,6 +98,10 @@ class ProsodyJudge(BuiltinJudge):
         if obey not in ("obey", "ignore"):
             raise ParauditError(f"builtin:prosody ?cues= takes obey or ignore (got {obey!r})")
         self.obeys_cues = obey == "obey"
+        words = self.judge_spec.options.get("words", "ignore")
+        if words not in ("follow", "ignore"):
+            raise ParauditError(f"builtin:prosody ?words= takes follow or ignore (got {words!r})")
+        self.follows_words = words == "follow"
         if self.joined:
             check_renderer()  # the markers' voice: a missing extra is one line, now
         self._joined_dir: tempfile.TemporaryDirectory[str] | None = None
@@ -303,8 +313,21 @@ class ProsodyJudge(BuiltinJudge):
         if self.obeys_cues and q.cue_value is not None:
             e = q.cue_value
             return self._choose({r: self.fit(t, e) for r, t in responses.items()}, f"told {e}")
+        read = self._read_words(by_role["C"], cands) if self.follows_words else None
+        if read is not None:
+            return self._choose({r: self.fit(t, read) for r, t in responses.items()},
+                                f"the words read {read}")  # fmt: skip
         e = min(cands, key=lambda e: self.distance(by_role["C"], e))
         return self._choose({r: self.fit(t, e) for r, t in responses.items()}, f"heard {e}")
+
+    def _read_words(self, clip: AudioPart, cands: list[str]) -> str | None:
+        """The one candidate value whose valence the clip's words read as (None: not one)."""
+        from paraudit.dimensions.emotion import VALENCE
+        from paraudit.qc.conflict import words_sentiment
+
+        label, _ = words_sentiment(self._text_of(clip))
+        fits = [e for e in cands if VALENCE.get(e) == label]
+        return fits[0] if len(fits) == 1 else None
 
     def _oracle(self, q: Question) -> Reply:
         responses: dict[str, str] = {k: q.options[k] for k in ("R1", "R2")}
