@@ -69,7 +69,7 @@ def command_page(name: str) -> str:
     for paragraph in _paragraphs(command.help):
         out += [_cell(paragraph), ""]
     for title, params in panels(command, ctx).items():
-        out += [f"**{title}**", "", "| | |", "|---|---|"]
+        out += [f"**{title}**", "", "| option | what it does |", "|---|---|"]
         out += [f"| {_name(p)} | {_description(p)} |" for p in params]
         out.append("")
     return "\n".join(out)
