@@ -16,6 +16,9 @@ fi
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/ruff format --check src tests benchmarks
 .venv/bin/mypy
+# The documentation site, strict: a broken link, anchor or include fails here, before the tests.
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "${TMPDIR:-/tmp}/paraudit-site-$$"
+rm -rf "${TMPDIR:-/tmp}/paraudit-site-$$"
 # Two worker processes (pytest-xdist); tests stay with the others of their file, and the ones
 # that share a build, the Ray cluster or chromium stay together (tests/conftest.py).
 if [ "$#" -eq 0 ]; then

@@ -1,5 +1,5 @@
-"""The package layering (README "Layout"): imports point down only, and nothing imports in a
-circle.
+"""The package layering (docs/reference/layout.md): imports point down only, and nothing
+imports in a circle.
 
 Every `import` / `from … import` of a paraudit module counts wherever it is written: at the top,
 inside a function (a lazy import for start-up time is still a dependency, and one placed there to
@@ -135,7 +135,7 @@ def cycles(edges: dict[str, frozenset[str]]) -> list[list[str]]:
 
 def test_every_package_has_a_layer() -> None:
     unplaced = sorted({package_of(m) for m in modules()} - set(LAYER_OF))
-    assert not unplaced, f"give these a layer in LAYERS (and the README's Layout): {unplaced}"
+    assert not unplaced, f"give these a layer in LAYERS (and docs/reference/layout.md): {unplaced}"
 
 
 def test_no_import_of_a_higher_layer() -> None:

@@ -1,6 +1,7 @@
 """The README's first commands work as printed: after either script, the README's next line puts
-`paraudit` on the PATH in a fresh shell; the example output folders its commands write are
-git-ignored, so a newcomer who runs them in the clone sees no stray changes."""
+`paraudit` on the PATH in a fresh shell; the example output folders the README's and the
+documentation's commands write are git-ignored, so a newcomer who runs them in the clone sees no
+stray changes."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+# The documentation site's pages (docs/), where the README's sections moved.
+DOCS = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").rglob("*.md"))]
 SCRIPT = re.compile(r"^bash scripts/(demo|test)\.sh\b")
 
 
@@ -62,12 +65,12 @@ def test_each_script_in_the_first_commands_is_followed_by_the_line_that_puts_par
         assert found.name == "paraudit" and found.parent.resolve() == Path(sys.prefix, "bin")
 
 
-def test_the_readmes_example_output_folders_are_git_ignored() -> None:
+def test_the_example_output_folders_of_the_readme_and_the_docs_are_git_ignored() -> None:
     git = shutil.which("git")
     if git is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
     outs = set()
-    for block in _blocks(README):
+    for block in (b for text in (README, *DOCS) for b in _blocks(text)):
         for command in block:
             for m in re.finditer(r"--(?:out|report) ([a-z][\w.-]*)(/[\w./-]*)?", command):
                 outs.add(m.group(1))  # the top folder (or file) it writes in the clone
