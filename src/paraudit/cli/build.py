@@ -385,7 +385,8 @@ def build(
         "voice,loudness,rate,noise,samplerate",
         "--changes",
         metavar="LIST",
-        help="invariance: irrelevant changes to make (voice,loudness,rate,noise,samplerate).",
+        help="invariance: irrelevant changes to make (voice,loudness,rate,noise,samplerate; "
+        "recording conditions: telephone,reverb).",
         rich_help_panel=WHAT_TO_BUILD,
     ),
     dimension: str | None = typer.Option(
