@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,10 +66,11 @@ def _limited(items: tuple[AuditItem, ...], limit: int | None) -> list[AuditItem]
 
 
 class _Clips:
-    """Changed clips, made once per (clip, variant): shared context turns stay shared."""
+    """Changed clips, made once per (clip, variant): shared context turns stay shared.
+    `paths`: where each clip lies when it is not yet in a dataset folder (a build's scratch)."""
 
-    def __init__(self, root: Path, tmp: Path) -> None:
-        self.root, self.tmp = root, tmp
+    def __init__(self, root: Path, tmp: Path, paths: Mapping[str, Path] | None = None) -> None:
+        self.root, self.tmp, self.paths = root, tmp, paths
         self.audio: dict[str, Path] = {}
         self.done: dict[tuple[str, str], tuple[str | None, str, dict[str, object]]] = {}
 
@@ -81,7 +82,8 @@ class _Clips:
         return self.done[key]
 
     def _make(self, rel: str, text: str, v: Variant) -> tuple[str | None, str, dict[str, object]]:
-        x, rate = sf.read(str(self.root / rel), dtype="float64")
+        src = self.paths[rel] if self.paths is not None else self.root / rel
+        x, rate = sf.read(str(src), dtype="float64")
         y, new_rate = apply(v, x, rate)
         if clipped(x, y):
             return None, "would clip (peak over full scale)", {}
@@ -134,6 +136,49 @@ def make_twin(item: AuditItem, v: Variant, clips: _Clips) -> tuple[AuditItem | N
         meta=meta,
     )
     return twin, ""
+
+
+def condition_twins(
+    items: Sequence[AuditItem],
+    audio: Mapping[str, Path],
+    changes: Sequence[str],
+    tmp: Path,
+    report: InvarianceReport,
+) -> tuple[list[AuditItem], dict[str, Path]]:
+    """Twins of `items` (not yet written: their clips at `audio[rel]`) under each variant of
+    `changes`, for a build that adds recording conditions itself (`build starter
+    --conditions`); the twins' new clips are returned beside them, drops land in `report`."""
+    clips = _Clips(tmp, tmp, audio)
+    twins: list[AuditItem] = []
+    for item in items:
+        for v in (v for c in changes for v in VARIANTS[c]):
+            twin, why = make_twin(item, v, clips)
+            if twin is None:
+                report.drop(v.name, why)
+            else:
+                twins.append(twin)
+                report.written[v.name] += 1
+    report.clips_changed += len(clips.audio)
+    return twins, clips.audio
+
+
+def condition_adder(
+    changes: Sequence[str],
+) -> Callable[
+    [list[AuditItem], dict[str, Path], Path],
+    tuple[list[AuditItem], dict[str, Path], dict[str, int], list[str]],
+]:
+    """`condition_twins` in the shape the emotion starter takes (compose/starter.AddTwins)."""
+
+    def add(
+        items: list[AuditItem], audio: dict[str, Path], tmp: Path
+    ) -> tuple[list[AuditItem], dict[str, Path], dict[str, int], list[str]]:
+        r = InvarianceReport(originals=len(items))
+        twins, clips = condition_twins(items, audio, changes, tmp, r)
+        dropped = [f"{v}: {why} ({n} twins)" for v, c in r.dropped.items() for why, n in c.items()]
+        return twins, clips, dict(r.written), dropped
+
+    return add
 
 
 def build_invariance(

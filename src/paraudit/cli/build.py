@@ -71,6 +71,9 @@ def run_build(
     voice: Path | None,
     cache: Path | None,
     ids: set[str] | None = None,
+    *,
+    voices: tuple[str, ...] | None = None,
+    conditions: tuple[str, ...] = (),
 ) -> BuildReport:
     with _bar("[bold]rendering[/] {task.description}") as bar:
         task = bar.add_task("starter clips", total=None)
@@ -81,6 +84,8 @@ def run_build(
             voice=voice,
             cache_dir=cache,
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
+            voices=voices,
+            add_twins=_condition_adder(conditions),
         )
     written = ", ".join(f"{n} {t}" for t, n in report.items_written.items()) or "none"
     console.print(
@@ -94,7 +99,22 @@ def run_build(
         f"{report.seconds:.1f} s → {escape(str(out))}",
         soft_wrap=True,
     )
+    if report.twins_written or report.twins_dropped:
+        kept = ", ".join(f"{n} {v}" for v, n in report.twins_written.items()) or "none"
+        console.print(
+            escape(f"twins (voices, conditions): {kept}; dropped {len(report.twins_dropped)}")
+            + escape(f" ({', '.join(report.twins_dropped)})" if report.twins_dropped else ""),
+            soft_wrap=True,
+        )
     return report
+
+
+def _condition_adder(conditions: tuple[str, ...]) -> Any:
+    if not conditions:
+        return None
+    from paraudit.builders.invariance import condition_adder
+
+    return condition_adder(conditions)
 
 
 def check_output(out: Path, force: bool, inputs: Sequence[Path | None] = ()) -> None:
@@ -396,13 +416,33 @@ def build(
         help="starter: the dimension's set (`paraudit dimensions`; default emotion).",
         rich_help_panel=WHAT_TO_BUILD,
     ),
+    voices: str | None = typer.Option(
+        None,
+        "--voices",
+        metavar="N|LIST",
+        help="starter: also render every item in these voices (or the renderer's first N), "
+        "as invariance twins.",
+        rich_help_panel=MAKING,
+    ),
+    conditions: str | None = typer.Option(
+        None,
+        "--conditions",
+        metavar="LIST",
+        help="starter: add twins recorded over a phone line or in a room (telephone,reverb).",
+        rich_help_panel=WHAT_TO_BUILD,
+    ),
 ) -> None:
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
     if what not in WHAT:
         raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
-    from paraudit.cli.build_dimension import run_dimension_build, wanted_dimension
+    from paraudit.cli.build_dimension import (
+        run_dimension_build,
+        starter_variants,
+        wanted_dimension,
+    )
 
     dim = wanted_dimension(what, dimension)  # refused before --out is touched
+    voice_list, condition_list = starter_variants(what, dim, voices, conditions, voice)
     check_output(out, force, [from_, source, audio_root])
     for option, given in (("--source", source), ("--voice", voice)):
         kind = None if given is None else not_regular(given)
@@ -426,9 +466,9 @@ def build(
         )  # fmt: skip
         with writing(out, cache):
             if dim is not None:
-                run_dimension_build(dim, out, limit, voice, cache, seed)
+                run_dimension_build(dim, out, limit, voice, cache, seed, voice_list, condition_list)
             else:
-                run_build(out, limit, voice, cache)
+                run_build(out, limit, voice, cache, voices=voice_list, conditions=condition_list)
         _validate(out)
         return
     if source is None:
