@@ -236,7 +236,11 @@ def build_dimension_starter(
             from paraudit.builders.invariance import InvarianceReport, condition_twins
 
             inv = InvarianceReport(originals=len(items))
-            made, clips = condition_twins(items, w.audio, conditions, Path(scratch), inv)
+            # Their own folder: the writer's scratch files are named 1.wav, 2.wav … as theirs are.
+            (Path(scratch) / "conditions").mkdir()
+            made, clips = condition_twins(
+                items, w.audio, conditions, Path(scratch) / "conditions", inv
+            )
             twins += made
             w.audio.update(clips)
             report.twins_written.update(inv.written)

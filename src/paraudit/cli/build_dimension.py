@@ -14,6 +14,7 @@ from typing import Any
 from paraudit.cli.common import console
 from paraudit.dimensions import registry
 from paraudit.dimensions.base import Dimension
+from paraudit.errors import ParauditError
 from paraudit.items.records import DEFAULT_DIMENSION
 
 
@@ -58,19 +59,22 @@ def starter_variants(
             raise registry.DimensionError(
                 f"--conditions: unknown condition '{bad[0]}' (known: {', '.join(CONDITIONS)})"
             )
+    try:
         if "reverb" in named:
             from paraudit.audio.conditions import room_impulse_response
 
             room_impulse_response(16000)  # not installed: one line naming the extra
-    if voices is None:
-        return None, named
-    if dim is None:
-        from paraudit.compose.starter import parse_emotion_voices
+        if voices is None:
+            return None, named
+        if dim is None:
+            from paraudit.compose.starter import parse_emotion_voices
 
-        return parse_emotion_voices(voices), named
-    from paraudit.builders.dimension_starter import parse_voices
+            return parse_emotion_voices(voices), named
+        from paraudit.builders.dimension_starter import parse_voices
 
-    return parse_voices(dim, voices), named
+        return parse_voices(dim, voices), named
+    except ParauditError as e:  # a usage mistake: exit 2, as a bad flag
+        raise registry.DimensionError(str(e)) from None
 
 
 def run_dimension_build(
