@@ -38,7 +38,7 @@ TALKER_M = (1.5, 2.0, 1.6)
 MIC_M = (3.5, 2.0, 1.2)
 """2.04 m from the talker: far enough that the room is heard, near enough that the words are."""
 RT60_S = 0.5
-"""Sabine target; the image-source room measures longer (its own T30: ~0.6 s; see the tests)."""
+"""Sabine target; Schroeder T30 through `reverb`: 0.55 s (benchmarks/conditions.py)."""
 TAIL_S = 0.4
 """How long the tail may run past the clip's end: the rest is below -40 dB of the speech."""
 PEAK_LIMIT = 0.99

@@ -15,10 +15,11 @@ bundled low voice, measured on the starter set).
 Recording conditions (telephone, reverb) have a rule of their own (`check_condition`): the
 condition is measured where it acts (energy above 4 kHz for the phone line, the tail after the
 last word for the room) and the level must stay; the prosodic figures are recorded but do not
-gate, because the condition itself moves Praat's estimates with the speech unchanged: on 40
-clips of the five new dimensions' starter texts (`python benchmarks/conditions.py`) a room moved
-the pitch median by up to 1.8 st, the end level by up to 5.7 st and the speaking rate (its tail
-lengthens the speech span) by up to 11 %; the phone line moved the end level by up to 3.3 st.
+gate, because the condition itself moves Praat's estimates with the speech unchanged: over the
+first 4 starter texts of each of the five new dimensions (40 clips a condition, `python
+benchmarks/conditions.py`) the room moved the pitch median by up to 1.8 st (5.9 st on whisper,
+where a pitch track is mostly spurious), the end level by up to 5.7 st and the speaking rate (its
+tail lengthens the speech span) by up to 11 %; the phone line moved the end level by up to 3.3 st.
 Gating on them would keep only the mildest twins.
 """
 
@@ -45,15 +46,15 @@ PAUSE_TOL_S = 0.15
 MIN_SNR_DB = 27.0
 PHONE_DROP_DB = 30.0
 """A phone line's twin: energy above 4 kHz, relative to the 300-3400 Hz band, at least this far
-below the original's (measured 49-60 dB on the starter clips)."""
+below the original's (measured 49.7-70.6 dB, benchmarks/conditions.py)."""
 ROOM_TAIL_DB = -35.0
 """A room's twin: energy 30-200 ms after the last word at least this level relative to the last
-200 ms of speech (measured -9 to -27 dB on the starter clips) ..."""
+200 ms of speech (measured -6.6 to -23.8 dB, benchmarks/conditions.py) ..."""
 ROOM_DRR_DB = 0.0
 """... and its direct-to-reverberant ratio at most this: the twin's part that the dry clip (at
 its best-fitting gain) does not explain is at least as strong as the direct sound, as for a
-talker beyond the room's critical distance (about 0.6 m here; measured -8 to -21 dB at 2 m on
-the whisper starter clips). An unchanged or only louder copy has no such part at all."""
+talker beyond the room's critical distance (about 0.6 m here; measured -6.4 to -20.9 dB at 2 m,
+benchmarks/conditions.py). An unchanged or only louder copy has no such part at all."""
 TAIL_FLOOR_DB = -80.0
 
 
