@@ -40,7 +40,7 @@ MIC_M = (3.5, 2.0, 1.2)
 RT60_S = 0.5
 """Sabine target; Schroeder T30 through `reverb`: 0.55 s (benchmarks/conditions.py)."""
 TAIL_S = 0.4
-"""How long the tail may run past the clip's end: the rest is below -40 dB of the speech."""
+"""How long the tail may run past the clip's end: by then a T30 of 0.55 s has fallen 44 dB."""
 PEAK_LIMIT = 0.99
 
 TELEPHONE_PARAMS: dict[str, Any] = {
