@@ -118,23 +118,10 @@ def dimension_voices(dim: Dimension) -> tuple[str, ...]:
 
 
 def parse_voices(dim: Dimension, text: str) -> tuple[str, ...]:
-    """`--voices 3` (the first three of the renderer's voices) or `--voices a,b,c`; a
-    ParauditError names the voices there are."""
-    known = dimension_voices(dim)
-    shown = ", ".join(known)
-    if text.strip().isdecimal():
-        n = int(text)
-        if not 1 <= n <= len(known):
-            raise ParauditError(
-                f"--voices {text}: {dim.name}'s renderer has {len(known)} voices ({shown})"
-            )
-        return known[:n]
-    names = tuple(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
-    unknown = [v for v in names if v not in known]
-    if unknown or not names:
-        what = f"unknown voice '{unknown[0]}'" if unknown else "no voice given"
-        raise ParauditError(f"--voices: {what} for {dim.name} (its voices: {shown})")
-    return names
+    """`--voices 3` (the first three of the renderer's voices) or `--voices a,b,c`."""
+    from paraudit.render.offline_chain import pick_voices
+
+    return pick_voices(text, dimension_voices(dim), f"{dim.name}'s renderer")
 
 
 def _render_checked(

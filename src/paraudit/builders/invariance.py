@@ -149,17 +149,33 @@ def condition_twins(
     `changes`, for a build that adds recording conditions itself (`build starter
     --conditions`); the twins' new clips are returned beside them, drops land in `report`."""
     clips = _Clips(tmp, tmp, audio)
+    twins = _twins(items, [v for c in changes for v in VARIANTS[c]], clips, report)
+    report.clips_changed += len(clips.audio)
+    return twins, clips.audio
+
+
+def _twins(
+    items: Sequence[AuditItem],
+    variants: Sequence[Variant],
+    clips: _Clips,
+    report: InvarianceReport,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> list[AuditItem]:
+    """Each item's twin under each variant; a dropped one is counted, with its reason."""
     twins: list[AuditItem] = []
+    total, done = len(items) * len(variants), 0
     for item in items:
-        for v in (v for c in changes for v in VARIANTS[c]):
+        for v in variants:
             twin, why = make_twin(item, v, clips)
             if twin is None:
                 report.drop(v.name, why)
             else:
                 twins.append(twin)
                 report.written[v.name] += 1
-    report.clips_changed += len(clips.audio)
-    return twins, clips.audio
+            done += 1
+            if on_progress is not None:
+                on_progress(done, total)
+    return twins
 
 
 def condition_adder(
@@ -200,19 +216,7 @@ def build_invariance(
     report = InvarianceReport(originals=len(items))
     with tempfile.TemporaryDirectory(prefix="paraudit-inv-") as tmp:
         clips = _Clips(ds.root, Path(tmp))
-        written: list[AuditItem] = list(items)
-        total, done = len(items) * len(variants), 0
-        for item in items:
-            for v in variants:
-                twin, why = make_twin(item, v, clips)
-                if twin is None:
-                    report.drop(v.name, why)
-                else:
-                    written.append(twin)
-                    report.written[v.name] += 1
-                done += 1
-                if on_progress is not None:
-                    on_progress(done, total)
+        written = [*items, *_twins(items, variants, clips, report, on_progress)]
         report.clips_changed = len(clips.audio)
         audio = {rel: ds.root / rel for it in items for rel in it.audio_files()}
         audio.update(clips.audio)

@@ -76,22 +76,9 @@ dropped): recording-condition twins, made by a builder above this layer."""
 
 def parse_emotion_voices(text: str) -> tuple[str, ...]:
     """`--voices 3` or `--voices joe,joe-deep`: Piper timbres (render/offline_chain.py)."""
-    from paraudit.errors import ParauditError
-    from paraudit.render.offline_chain import PIPER_TIMBRES
+    from paraudit.render.offline_chain import PIPER_TIMBRES, pick_voices
 
-    known = tuple(PIPER_TIMBRES)
-    if text.strip().isdecimal():
-        if not 1 <= int(text) <= len(known):
-            raise ParauditError(
-                f"--voices {text}: the starter has {len(known)} voices ({', '.join(known)})"
-            )
-        return known[: int(text)]
-    names = tuple(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
-    unknown = [v for v in names if v not in known]
-    if unknown or not names:
-        what = f"unknown voice '{unknown[0]}'" if unknown else "no voice given"
-        raise ParauditError(f"--voices: {what} (the starter's voices: {', '.join(known)})")
-    return names
+    return pick_voices(text, tuple(PIPER_TIMBRES), "the emotion starter")
 
 
 class _Assembler:
