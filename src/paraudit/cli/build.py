@@ -28,6 +28,7 @@ from paraudit.bounds import not_regular
 from paraudit.builders.card import CARD_MD, write_card
 from paraudit.builders.pipeline import KINDS, BuildOptions, BuildResult, Reporter
 from paraudit.cli.build_checks import refuse_starter_options
+from paraudit.cli.build_dimension import print_twins
 from paraudit.cli.common import (
     console,
     fail,
@@ -75,6 +76,8 @@ def run_build(
     voices: tuple[str, ...] | None = None,
     conditions: tuple[str, ...] = (),
 ) -> BuildReport:
+    from paraudit.builders.invariance import condition_adder  # scipy, Praat: only when built
+
     with _bar("[bold]rendering[/] {task.description}") as bar:
         task = bar.add_task("starter clips", total=None)
         report = build_starter(
@@ -85,7 +88,7 @@ def run_build(
             cache_dir=cache,
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
             voices=voices,
-            add_twins=_condition_adder(conditions),
+            add_twins=condition_adder(conditions) if conditions else None,
         )
     written = ", ".join(f"{n} {t}" for t, n in report.items_written.items()) or "none"
     console.print(
@@ -99,22 +102,8 @@ def run_build(
         f"{report.seconds:.1f} s → {escape(str(out))}",
         soft_wrap=True,
     )
-    if report.twins_written or report.twins_dropped:
-        kept = ", ".join(f"{n} {v}" for v, n in report.twins_written.items()) or "none"
-        console.print(
-            escape(f"twins (voices, conditions): {kept}; dropped {len(report.twins_dropped)}")
-            + escape(f" ({', '.join(report.twins_dropped)})" if report.twins_dropped else ""),
-            soft_wrap=True,
-        )
+    print_twins(report.twins_written, report.twins_dropped)
     return report
-
-
-def _condition_adder(conditions: tuple[str, ...]) -> Any:
-    if not conditions:
-        return None
-    from paraudit.builders.invariance import condition_adder
-
-    return condition_adder(conditions)
 
 
 def check_output(out: Path, force: bool, inputs: Sequence[Path | None] = ()) -> None:
@@ -435,11 +424,7 @@ def build(
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
     if what not in WHAT:
         raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
-    from paraudit.cli.build_dimension import (
-        run_dimension_build,
-        starter_variants,
-        wanted_dimension,
-    )
+    from paraudit.cli.build_dimension import run_dimension_build, starter_variants, wanted_dimension
 
     dim = wanted_dimension(what, dimension)  # refused before --out is touched
     voice_list, condition_list = starter_variants(what, dim, voices, conditions, voice)

@@ -125,12 +125,18 @@ def run_dimension_build(
     )
     for d in report.dropped:
         console.print(f"  dropped {d.item_id}: {d.reason}", highlight=False, markup=False)
-    if report.twins_written or report.twins_dropped:
-        kept = ", ".join(f"{n} {v}" for v, n in report.twins_written.items()) or "none"
-        console.print(
-            f"twins (voices, conditions): {kept}; {len(report.twins_dropped)} dropped by QC",
-            highlight=False,
-            markup=False,
-        )
-        for d in report.twins_dropped:
-            console.print(f"  twin dropped {d.item_id}: {d.reason}", highlight=False, markup=False)
+    print_twins(report.twins_written, [f"{d.item_id}: {d.reason}" for d in report.twins_dropped])
+
+
+def print_twins(written: dict[str, int], dropped: list[str]) -> None:
+    """The starter build's line on its voice and condition twins (none: nothing printed)."""
+    if not written and not dropped:
+        return
+    kept = ", ".join(f"{n} {v}" for v, n in written.items()) or "none"
+    console.print(
+        f"twins (voices, conditions): {kept}; {len(dropped)} dropped by QC",
+        highlight=False,
+        markup=False,
+    )
+    for d in dropped:
+        console.print(f"  twin dropped {d}", highlight=False, markup=False)
