@@ -164,3 +164,21 @@ def test_reverb_without_its_package_is_refused(
     finally:
         room_impulse_response.cache_clear()
     assert code == 2 and "pip install 'paraudit[conditions]'" in output and not out.exists()
+
+
+def test_the_emotion_starter_cli_renders_voices_and_conditions_per_turn(tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    code, output = cli(
+        "build", "starter", "--limit", "1", "--voices", "2", "--conditions", "telephone",
+        "--workers", "1", "--out", str(out), "--cache", str(tmp_path / "cache"),
+    )  # fmt: skip
+    assert code == 0 and "dataset validates" in output, output
+    assert "2 speaker-joe-bright, 2 telephone-g711" in output
+    ds = load_dataset(out)
+    (pos,) = [it for it in ds.items if it.id.endswith("~inv-speaker-joe-bright") and
+              len(it.context) > 1]  # fmt: skip
+    original = next(it for it in ds.items if it.id == split_twin(pos.id)[0])  # type: ignore[index]
+    for tb, ob in zip(pos.branches, original.branches, strict=True):
+        for turn, new, old in zip(pos.context, tb.audio, ob.audio, strict=True):
+            # Every human turn in the other voice; the assistant's turns are the same clips.
+            assert (new != old) == (turn.speaker == "human")
