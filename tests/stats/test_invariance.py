@@ -181,3 +181,24 @@ def test_summary_keeps_twins_out_and_names_the_behaviours() -> None:
     # A run without twins has no invariance section.
     plain = summarize([r for r in rows if "~inv-" not in r.item_id], replicates=100)
     assert "invariance" not in plain
+
+
+def test_speaker_and_condition_twins_get_accuracy_rows() -> None:
+    """A judge that hears the contrast in the original voice only (right there, a coin on
+    another speaker and on a phone line, its own answers kept in a room): one row per voice
+    and condition, the original's on the same items."""
+
+    def studio_only(i: int, v: str | None, b: int, o: str, rng: random.Random) -> str:
+        if v in ("speaker-joe-deep", "telephone-g711"):
+            return rng.choice(["R1", "R2"])
+        return gold(b, o)
+
+    variants = ("speaker-joe-deep", "telephone-g711", "reverb-room", "loudness-up")
+    rows = rows_of(studio_only, 60, variants=variants)
+    out = invariance_sections([("sim", "single-turn-whisper", rows)], replicates=300)
+    acc = {r["voice"]: r["accuracy"]["rate"] for r in out["invariance_voices"]}
+    assert set(acc) == {"original", "speaker-joe-deep", "telephone-g711", "reverb-room"}
+    assert acc["original"] == acc["reverb-room"] == 1.0
+    assert 0.35 < acc["speaker-joe-deep"] < 0.65 and 0.35 < acc["telephone-g711"] < 0.65
+    flips = {r["change"]: r["flips"] for r in out["invariance"] if r["pooled"]}
+    assert flips == {"speaker": True, "telephone": True, "reverb": False, "loudness": False}

@@ -1,5 +1,6 @@
 """Irrelevant changes of a clip for the invariance audit: another voice, louder or softer, a
-little faster or slower, light noise, another sample rate.
+little faster or slower, light noise, another sample rate; and two recording conditions, a
+telephone line and a reverberant room (audio/conditions.py).
 
 Each change keeps the words and the emotion's prosodic contour (relative pitch movement, pauses,
 end rise) and alters one property a valid judge must ignore. Every variant is deterministic: the
@@ -16,10 +17,15 @@ from typing import Any
 
 import numpy as np
 
+from paraudit.audio.conditions import REVERB_PARAMS, TELEPHONE_PARAMS, reverb, telephone
 from paraudit.audio.pitch import estimate_f0_median, pitch_bounds
 
 CHANGES = ("voice", "loudness", "rate", "noise", "samplerate")
-"""The irrelevant properties, in the order the build offers them."""
+"""The irrelevant properties `build invariance` makes by default, in the order it offers them."""
+CONDITIONS = ("telephone", "reverb")
+"""Recording conditions, made when named (`--changes telephone,reverb`): not in the default
+list, so a default invariance build is what it was (and reverb needs the `conditions` extra)."""
+KNOWN = (*CHANGES, *CONDITIONS)
 
 VOICE_STEP_ST = 3.0
 """Pitch-median shift of a speaker swap, semitones (about a fifth of an octave): a clearly
@@ -97,13 +103,15 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
              "applies_to": "context"},
         ),
     ),
+    "telephone": (Variant("telephone", "telephone-g711", TELEPHONE_PARAMS),),
+    "reverb": (Variant("reverb", "reverb-room", REVERB_PARAMS),),
 }  # fmt: skip
 
 
 def parse_changes(text: str) -> tuple[str, ...]:
     """'voice,loudness' → ('voice', 'loudness'); ValueError names an unknown change."""
     names = tuple(dict.fromkeys(c.strip() for c in text.split(",") if c.strip()))
-    unknown = [c for c in names if c not in CHANGES]
+    unknown = [c for c in names if c not in KNOWN]
     if unknown or not names:
         raise ValueError(f"unknown change '{unknown[0]}'" if unknown else "no change given")
     return names
@@ -185,6 +193,10 @@ def apply(variant: Variant, samples: np.ndarray, rate: int) -> tuple[np.ndarray,
     if variant.change == "samplerate":
         target = other_rate(rate)
         return resample(x, rate, target), target
+    if variant.change == "telephone":
+        return telephone(x, rate), rate
+    if variant.change == "reverb":
+        return reverb(x, rate), rate
     raise ValueError(f"unknown change '{variant.change}'")
 
 

@@ -11,6 +11,13 @@ contrast lives in the user's turn only, and both responses sound alike.
 
 Which value is branch 0 is a seeded coin per item (`branch_swaps`, as for emotion), so "branch 0
 is the reference value" cannot pass for skill.
+
+Voices and recording conditions (issue 28 part 6), both optional and off by default: with
+`voices`, the items are rendered in the first voice and again, as invariance twins (change
+`speaker`, items/twins.py), in each other voice, every value checked by the same QC against the
+reference value in that voice; with `conditions` (telephone, reverb) every original also gets a
+twin per condition (builders/invariance.py, its own twin QC). The invariance audit then reports
+per voice and condition whether the judge keeps its answers and its accuracy (stats/invariance.py).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from paraudit.dimensions.base import Dimension, QcCheck, RenderedClip
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import AUDIO_DIR, sha256_file, write_dataset
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
+from paraudit.items.twins import twin_id
 from paraudit.versions import package_version
 
 DEFAULT_VOICES = {"emphasis": "espeak-m"}
@@ -57,6 +65,10 @@ class DimensionBuildReport:
     renders: int = 0
     rerenders: int = 0
     seconds: float = 0.0
+    twins_written: dict[str, int] = field(default_factory=dict)
+    """Per variant ('speaker-joe-bright', 'telephone-g711'): twins kept."""
+    twins_dropped: list[DroppedItem] = field(default_factory=list)
+    """Twins whose rendering or condition failed its QC (the original is kept)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +102,26 @@ class _Writer:
 
 def default_voice(dim: Dimension) -> str:
     return DEFAULT_VOICES.get(dim.name, "joe")
+
+
+def dimension_voices(dim: Dimension) -> tuple[str, ...]:
+    """The voices `dim`'s renderer offers, its default first: the renderer module's `VOICES`,
+    else the Piper chain's three timbres (render/offline_chain.py)."""
+    import importlib
+
+    from paraudit.render.offline_chain import PIPER_TIMBRES
+
+    module = importlib.import_module(dim.renderer.partition(":")[0])
+    known = tuple(getattr(module, "VOICES", PIPER_TIMBRES))
+    first = default_voice(dim)
+    return (first, *(v for v in known if v != first)) if first in known else known
+
+
+def parse_voices(dim: Dimension, text: str) -> tuple[str, ...]:
+    """`--voices 3` (the first three of the renderer's voices) or `--voices a,b,c`."""
+    from paraudit.render.offline_chain import pick_voices
+
+    return pick_voices(text, dimension_voices(dim), f"{dim.name}'s renderer")
 
 
 def _render_checked(
@@ -134,9 +166,12 @@ def build_dimension_starter(
     cache_dir: Path | None = None,
     seed: int = 0,
     voice: str | None = None,
+    voices: tuple[str, ...] | None = None,
+    conditions: tuple[str, ...] = (),
     on_progress: Callable[[int, int], None] | None = None,
 ) -> DimensionBuildReport:
-    """Render, check and write `dim`'s starter set to `out` (atomically)."""
+    """Render, check and write `dim`'s starter set to `out` (atomically); `voices` and
+    `conditions` add invariance twins (module docstring)."""
     from paraudit.render.profiles import profile_for
     from paraudit.render.renderer import Renderer
 
@@ -144,7 +179,7 @@ def build_dimension_starter(
     render = registry.renderer(dim)
     qc = registry.qc_rule(dim)
     texts = starter_texts(dim)[:limit]
-    voice = voice or default_voice(dim)
+    voice = voices[0] if voices else voice or default_voice(dim)
     values = [v.name for v in dim.values]
     ref = values[0]
     swaps = branch_swaps({dim.name: [t.id for t in starter_texts(dim)]}, seed)
@@ -155,19 +190,26 @@ def build_dimension_starter(
     items: list[AuditItem] = []
     with tempfile.TemporaryDirectory(prefix="paraudit-dim-") as scratch:
         w = _Writer(Path(scratch))
-        for n, text in enumerate(texts, start=1):
-            base = _render_checked(render, qc, text, ref, None, voice, seed, report)
+        twins: list[AuditItem] = []
+
+        def checked_in(v_name: str, text: StarterText) -> tuple[dict[str, _Checked], str]:
+            base = _render_checked(render, qc, text, ref, None, v_name, seed, report)
             checked = {ref: base}
             for v in values[1:]:
-                checked[v] = _render_checked(render, qc, text, v, base.clip, voice, seed, report)
+                checked[v] = _render_checked(render, qc, text, v, base.clip, v_name, seed, report)
             failed = [(v, c) for v, c in checked.items() if not c.check.passed]
-            if failed:
-                why = "; ".join(f"{v}: {' '.join(c.check.reasons)}" for v, c in failed)
+            return checked, "; ".join(f"{v}: {' '.join(c.check.reasons)}" for v, c in failed)
+
+        for n, text in enumerate(texts, start=1):
+            checked, why = checked_in(voice, text)
+            if why:
                 report.dropped.append(DroppedItem(text.id, why))
             else:
-                items.append(
-                    _item(dim, task, text, checked, text.id in swaps, w, assistant, neutral)
-                )
+                original = _item(dim, task, text, checked, text.id in swaps, w, assistant, neutral)
+                items.append(original)
+                for other in (voices or ())[1:]:
+                    twin = _speaker_twin(dim, task, text, original, other, checked_in, w)
+                    _count_twin(report, f"speaker-{other}", twin, text.id, twins)
             if on_progress:
                 on_progress(n, len(texts))
         if not items:
@@ -177,6 +219,22 @@ def build_dimension_starter(
                 f"no {dim.name} item passed QC ({len(report.dropped)} dropped; first: {why}); "
                 "nothing written"
             )
+        if conditions:
+            from paraudit.builders.invariance import InvarianceReport, condition_twins
+
+            inv = InvarianceReport(originals=len(items))
+            # Their own folder: the writer's scratch files are named 1.wav, 2.wav … as theirs are.
+            (Path(scratch) / "conditions").mkdir()
+            made, clips = condition_twins(
+                items, w.audio, conditions, Path(scratch) / "conditions", inv
+            )
+            twins += made
+            w.audio.update(clips)
+            report.twins_written.update(inv.written)
+            for variant, reasons in inv.dropped.items():
+                report.twins_dropped += [
+                    DroppedItem(variant, f"{why} ({k} twins)") for why, k in reasons.items()
+                ]
         first = next(iter(items[0].meta["renderer"].values()), "")
         manifest = DatasetManifest(
             name=f"paraudit-starter-{dim.name}",
@@ -194,6 +252,18 @@ def build_dimension_starter(
                 "qc": dim.qc,
                 "seed": seed,
                 "dropped": [{"id": d.item_id, "reason": d.reason} for d in report.dropped],
+                **(
+                    {
+                        "voices": list(voices or (voice,)),
+                        "conditions": list(conditions),
+                        "twins_written": dict(report.twins_written),
+                        "twins_dropped": [
+                            {"id": d.item_id, "reason": d.reason} for d in report.twins_dropped
+                        ],
+                    }
+                    if voices or conditions
+                    else {}
+                ),
                 "packages": {
                     p: package_version(p)
                     for p in (
@@ -205,10 +275,66 @@ def build_dimension_starter(
                 },
             },
         )
-        write_dataset(out, manifest, items, w.audio)
+        write_dataset(out, manifest, [*items, *twins], w.audio)
     report.items_written = len(items)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _count_twin(
+    report: DimensionBuildReport,
+    variant: str,
+    twin: AuditItem | str,
+    item_id: str,
+    twins: list[AuditItem],
+) -> None:
+    if isinstance(twin, str):
+        report.twins_dropped.append(DroppedItem(twin_id(item_id, variant), twin))
+    else:
+        twins.append(twin)
+        report.twins_written[variant] = report.twins_written.get(variant, 0) + 1
+
+
+def _speaker_twin(
+    dim: Dimension,
+    task: str,
+    text: StarterText,
+    original: AuditItem,
+    voice: str,
+    checked_in: Callable[[str, StarterText], tuple[dict[str, _Checked], str]],
+    w: _Writer,
+) -> AuditItem | str:
+    """`original` with its user turn rendered in `voice` (every value, QC'd in that voice):
+    the same words, values, branch order and responses; or why it failed QC."""
+    checked, why = checked_in(voice, text)
+    if why:
+        return why
+    branches = tuple(
+        br.model_copy(update={"audio": (w.add(checked[v].clip.samples, checked[v].clip.rate),)})
+        for br, v in ((br, br.emotions[0]) for br in original.branches)
+    )
+    variant = f"speaker-{voice}"
+    order = [br.emotions[0] for br in original.branches]
+    meta = {
+        **original.meta,
+        "voice": voice,
+        "renderer": {v: str(checked[v].clip.meta.get("renderer", dim.renderer)) for v in order},
+        "qc": [_qc_row(v, checked[v]) for v in order],
+        "invariance": {
+            "twin_of": original.id,
+            "change": "speaker",
+            "variant": variant,
+            "params": {"voice": voice, "from": original.meta.get("voice", ""),
+                       "applies_to": "human turns"},
+        },
+    }  # fmt: skip
+    return AuditItem(
+        id=twin_id(original.id, variant),
+        task=task,
+        context=original.context,
+        branches=(branches[0], branches[1]),
+        meta=meta,
+    )
 
 
 def _item(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,10 +66,11 @@ def _limited(items: tuple[AuditItem, ...], limit: int | None) -> list[AuditItem]
 
 
 class _Clips:
-    """Changed clips, made once per (clip, variant): shared context turns stay shared."""
+    """Changed clips, made once per (clip, variant): shared context turns stay shared.
+    `paths`: where each clip lies when it is not yet in a dataset folder (a build's scratch)."""
 
-    def __init__(self, root: Path, tmp: Path) -> None:
-        self.root, self.tmp = root, tmp
+    def __init__(self, root: Path, tmp: Path, paths: Mapping[str, Path] | None = None) -> None:
+        self.root, self.tmp, self.paths = root, tmp, paths
         self.audio: dict[str, Path] = {}
         self.done: dict[tuple[str, str], tuple[str | None, str, dict[str, object]]] = {}
 
@@ -81,7 +82,8 @@ class _Clips:
         return self.done[key]
 
     def _make(self, rel: str, text: str, v: Variant) -> tuple[str | None, str, dict[str, object]]:
-        x, rate = sf.read(str(self.root / rel), dtype="float64")
+        src = self.paths[rel] if self.paths is not None else self.root / rel
+        x, rate = sf.read(str(src), dtype="float64")
         y, new_rate = apply(v, x, rate)
         if clipped(x, y):
             return None, "would clip (peak over full scale)", {}
@@ -136,6 +138,65 @@ def make_twin(item: AuditItem, v: Variant, clips: _Clips) -> tuple[AuditItem | N
     return twin, ""
 
 
+def condition_twins(
+    items: Sequence[AuditItem],
+    audio: Mapping[str, Path],
+    changes: Sequence[str],
+    tmp: Path,
+    report: InvarianceReport,
+) -> tuple[list[AuditItem], dict[str, Path]]:
+    """Twins of `items` (not yet written: their clips at `audio[rel]`) under each variant of
+    `changes`, for a build that adds recording conditions itself (`build starter
+    --conditions`); the twins' new clips are returned beside them, drops land in `report`."""
+    clips = _Clips(tmp, tmp, audio)
+    twins = _twins(items, [v for c in changes for v in VARIANTS[c]], clips, report)
+    report.clips_changed += len(clips.audio)
+    return twins, clips.audio
+
+
+def _twins(
+    items: Sequence[AuditItem],
+    variants: Sequence[Variant],
+    clips: _Clips,
+    report: InvarianceReport,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> list[AuditItem]:
+    """Each item's twin under each variant; a dropped one is counted, with its reason."""
+    twins: list[AuditItem] = []
+    total, done = len(items) * len(variants), 0
+    for item in items:
+        for v in variants:
+            twin, why = make_twin(item, v, clips)
+            if twin is None:
+                report.drop(v.name, why)
+            else:
+                twins.append(twin)
+                report.written[v.name] += 1
+            done += 1
+            if on_progress is not None:
+                on_progress(done, total)
+    return twins
+
+
+def condition_adder(
+    changes: Sequence[str],
+) -> Callable[
+    [list[AuditItem], dict[str, Path], Path],
+    tuple[list[AuditItem], dict[str, Path], dict[str, int], list[str]],
+]:
+    """`condition_twins` in the shape the emotion starter takes (compose/starter.AddTwins)."""
+
+    def add(
+        items: list[AuditItem], audio: dict[str, Path], tmp: Path
+    ) -> tuple[list[AuditItem], dict[str, Path], dict[str, int], list[str]]:
+        r = InvarianceReport(originals=len(items))
+        twins, clips = condition_twins(items, audio, changes, tmp, r)
+        dropped = [f"{v}: {why} ({n} twins)" for v, c in r.dropped.items() for why, n in c.items()]
+        return twins, clips, dict(r.written), dropped
+
+    return add
+
+
 def build_invariance(
     source: Path,
     out: Path,
@@ -155,19 +216,7 @@ def build_invariance(
     report = InvarianceReport(originals=len(items))
     with tempfile.TemporaryDirectory(prefix="paraudit-inv-") as tmp:
         clips = _Clips(ds.root, Path(tmp))
-        written: list[AuditItem] = list(items)
-        total, done = len(items) * len(variants), 0
-        for item in items:
-            for v in variants:
-                twin, why = make_twin(item, v, clips)
-                if twin is None:
-                    report.drop(v.name, why)
-                else:
-                    written.append(twin)
-                    report.written[v.name] += 1
-                done += 1
-                if on_progress is not None:
-                    on_progress(done, total)
+        written = [*items, *_twins(items, variants, clips, report, on_progress)]
         report.clips_changed = len(clips.audio)
         audio = {rel: ds.root / rel for it in items for rel in it.audio_files()}
         audio.update(clips.audio)

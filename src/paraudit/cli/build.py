@@ -28,6 +28,7 @@ from paraudit.bounds import not_regular
 from paraudit.builders.card import CARD_MD, write_card
 from paraudit.builders.pipeline import KINDS, BuildOptions, BuildResult, Reporter
 from paraudit.cli.build_checks import refuse_starter_options
+from paraudit.cli.build_dimension import print_twins
 from paraudit.cli.common import (
     console,
     fail,
@@ -72,7 +73,12 @@ def run_build(
     cache: Path | None,
     ids: set[str] | None = None,
     conflict: bool = False,
+    *,
+    voices: tuple[str, ...] | None = None,
+    conditions: tuple[str, ...] = (),
 ) -> BuildReport:
+    from paraudit.builders.invariance import condition_adder  # scipy, Praat: only when built
+
     with _bar("[bold]rendering[/] {task.description}") as bar:
         task = bar.add_task("starter clips", total=None)
         report = build_starter(
@@ -83,6 +89,8 @@ def run_build(
             voice=voice,
             cache_dir=cache,
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
+            voices=voices,
+            add_twins=condition_adder(conditions) if conditions else None,
         )
     written = ", ".join(f"{n} {t}" for t, n in report.items_written.items()) or "none"
     console.print(
@@ -98,6 +106,7 @@ def run_build(
     )
     for why in report.conflict_refused:
         console.print(f"[yellow]conflict item refused[/] {escape(why)}", soft_wrap=True)
+    print_twins(report.twins_written, report.twins_dropped)
     return report
 
 
@@ -394,7 +403,8 @@ def build(
         "voice,loudness,rate,noise,samplerate",
         "--changes",
         metavar="LIST",
-        help="invariance: irrelevant changes to make (voice,loudness,rate,noise,samplerate).",
+        help="invariance: irrelevant changes to make (voice,loudness,rate,noise,samplerate; "
+        "recording conditions: telephone,reverb).",
         rich_help_panel=WHAT_TO_BUILD,
     ),
     dimension: str | None = typer.Option(
@@ -411,13 +421,29 @@ def build(
         "single-turn: keep only pairs whose words read as one value and unlike the other.",
         rich_help_panel=WHAT_TO_BUILD,
     ),
+    voices: str | None = typer.Option(
+        None,
+        "--voices",
+        metavar="N|LIST",
+        help="starter: also render every item in these voices (or the renderer's first N), "
+        "as invariance twins.",
+        rich_help_panel=MAKING,
+    ),
+    conditions: str | None = typer.Option(
+        None,
+        "--conditions",
+        metavar="LIST",
+        help="starter: add twins recorded over a phone line or in a room (telephone,reverb).",
+        rich_help_panel=WHAT_TO_BUILD,
+    ),
 ) -> None:
     """Build an audit dataset (resumable: rerun the same command after a crash)."""
     if what not in WHAT:
         raise fail(f"unknown source '{what}' (builders: {', '.join(WHAT)})")
-    from paraudit.cli.build_dimension import run_dimension_build, wanted_dimension
+    from paraudit.cli.build_dimension import run_dimension_build, starter_variants, wanted_dimension
 
     dim = wanted_dimension(what, dimension)  # refused before --out is touched
+    voice_list, condition_list = starter_variants(what, dim, voices, conditions, voice)
     check_output(out, force, [from_, source, audio_root])
     for option, given in (("--source", source), ("--voice", voice)):
         kind = None if given is None else not_regular(given)
@@ -444,9 +470,10 @@ def build(
                        "--dimension (emotion's starter has them)", 2)  # fmt: skip
         with writing(out, cache):
             if dim is not None:
-                run_dimension_build(dim, out, limit, voice, cache, seed)
+                run_dimension_build(dim, out, limit, voice, cache, seed, voice_list, condition_list)
             else:
-                run_build(out, limit, voice, cache, conflict=conflict)
+                run_build(out, limit, voice, cache, conflict=conflict, voices=voice_list,
+                          conditions=condition_list)  # fmt: skip
         _validate(out)
         return
     if conflict and what != "single-turn":

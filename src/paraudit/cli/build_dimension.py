@@ -9,10 +9,12 @@ renderer; the source builders compose emotion items).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from paraudit.cli.common import console
 from paraudit.dimensions import registry
 from paraudit.dimensions.base import Dimension
+from paraudit.errors import ParauditError
 from paraudit.items.records import DEFAULT_DIMENSION
 
 
@@ -32,6 +34,49 @@ def wanted_dimension(what: str, name: str | None) -> Dimension | None:
     return dim
 
 
+def starter_variants(
+    what: str, dim: Dimension | None, voices: str | None, conditions: str | None, voice: Any
+) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """`--voices` and `--conditions`, checked before `--out` is touched: (voices or None, the
+    recording conditions). Only `build starter` renders voices and adds conditions itself
+    (`build invariance --changes telephone,reverb` adds conditions to any built set)."""
+    from paraudit.audio.changes import CONDITIONS
+
+    if voices is None and conditions is None:
+        return None, ()
+    if what != "starter":
+        raise registry.DimensionError(
+            f"--voices and --conditions belong to build starter; for a {what} set use "
+            "`build invariance --from SET --changes telephone,reverb`"
+        )
+    if voices is not None and voice is not None:
+        raise registry.DimensionError("give --voice or --voices, not both")
+    named: tuple[str, ...] = ()
+    if conditions is not None:
+        named = tuple(dict.fromkeys(c.strip() for c in conditions.split(",") if c.strip()))
+        bad = [c for c in named if c not in CONDITIONS] or ([] if named else ["(none)"])
+        if bad:
+            raise registry.DimensionError(
+                f"--conditions: unknown condition '{bad[0]}' (known: {', '.join(CONDITIONS)})"
+            )
+    try:
+        if "reverb" in named:
+            from paraudit.audio.conditions import room_impulse_response
+
+            room_impulse_response(16000)  # not installed: one line naming the extra
+        if voices is None:
+            return None, named
+        if dim is None:
+            from paraudit.compose.starter import parse_emotion_voices
+
+            return parse_emotion_voices(voices), named
+        from paraudit.builders.dimension_starter import parse_voices
+
+        return parse_voices(dim, voices), named
+    except ParauditError as e:  # a usage mistake: exit 2, as a bad flag
+        raise registry.DimensionError(str(e)) from None
+
+
 def run_dimension_build(
     dim: Dimension,
     out: Path,
@@ -39,6 +84,8 @@ def run_dimension_build(
     voice: Path | None,
     cache: Path | None,
     seed: int,
+    voices: tuple[str, ...] | None = None,
+    conditions: tuple[str, ...] = (),
 ) -> None:
     from rich.progress import (
         BarColumn,
@@ -67,6 +114,8 @@ def run_dimension_build(
             cache_dir=cache,
             seed=seed,
             voice=None if voice is None else str(voice),
+            voices=voices,
+            conditions=conditions,
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
     console.print(
@@ -76,3 +125,18 @@ def run_dimension_build(
     )
     for d in report.dropped:
         console.print(f"  dropped {d.item_id}: {d.reason}", highlight=False, markup=False)
+    print_twins(report.twins_written, [f"{d.item_id}: {d.reason}" for d in report.twins_dropped])
+
+
+def print_twins(written: dict[str, int], dropped: list[str]) -> None:
+    """The starter build's line on its voice and condition twins (none: nothing printed)."""
+    if not written and not dropped:
+        return
+    kept = ", ".join(f"{n} {v}" for v, n in written.items()) or "none"
+    console.print(
+        f"twins (voices, conditions): {kept}; {len(dropped)} dropped by QC",
+        highlight=False,
+        markup=False,
+    )
+    for d in dropped:
+        console.print(f"  twin dropped {d}", highlight=False, markup=False)

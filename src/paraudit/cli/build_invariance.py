@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from paraudit.audio.changes import parse_changes
+from paraudit.audio.changes import KNOWN, parse_changes
 from paraudit.builders.invariance import CARD_MD, build_invariance
 from paraudit.cli.common import console
 from paraudit.errors import ParauditError
@@ -24,9 +24,7 @@ def run_invariance(
     try:
         names = parse_changes(changes)
     except ValueError as e:
-        raise ParauditError(
-            f"--changes: {e} (known: voice, loudness, rate, noise, samplerate)"
-        ) from None
+        raise ParauditError(f"--changes: {e} (known: {', '.join(KNOWN)})") from None
     with Progress(
         TextColumn("[bold]making twins"),
         BarColumn(),

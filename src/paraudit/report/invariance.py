@@ -12,8 +12,17 @@ import numpy as np
 from paraudit.report.figures import _plt, _save
 from paraudit.stats.summary_model import InvarianceFlip, Share, Summary, VoiceAccuracy
 
-TITLE = "Invariance: flips on irrelevant changes, and accuracy per voice"
-CHANGE_ORDER = ("voice", "loudness", "rate", "noise", "samplerate")
+TITLE = "Invariance: flips on irrelevant changes, and accuracy per voice and condition"
+CHANGE_ORDER = (
+    "speaker",
+    "voice",
+    "telephone",
+    "reverb",
+    "loudness",
+    "rate",
+    "noise",
+    "samplerate",
+)
 
 
 def _pct(x: float | None) -> str:
@@ -77,7 +86,8 @@ def voice_table(rows: list[VoiceAccuracy]) -> str:
         for r in rows
     )
     return (
-        "<div class='scroll'><table><thead><tr><th>judge</th><th>task</th><th>voice</th>"
+        "<div class='scroll'><table><thead><tr><th>judge</th><th>task</th>"
+        "<th>voice or condition</th>"
         "<th>answers</th><th>J pointwise accuracy [95 %]</th><th>items</th></tr></thead>"
         f"<tbody>{body}</tbody></table></div>"
     )
@@ -108,7 +118,9 @@ def invariance_part(summary: Summary, figdir: Path) -> tuple[str, str, str, str]
     note = f"{len({r.judge for r in pooled})} judge(s), {len({r.change for r in pooled})} changes"
     body = (
         "<p class='muted'>Each twin repeats an item with one irrelevant change of its context "
-        "audio (another voice, ±6 dB, ±8 % rate, noise at 30 dB SNR, 16 kHz). Flip rate: the "
+        "audio (another voice, ±6 dB, ±8 % rate, noise at 30 dB SNR, 16 kHz; where the set has "
+        "them, the user rendered by another speaker, a G.711 phone line, a reverberant room). "
+        "Flip rate: the "
         "share of pointwise J answers that differ from the same judge's answer on the original "
         "(same cue, order and branch); sensitivity (dashed): the share of originals whose "
         "answer differs between the branches, where the emotion changes. Red: 'flips on' (the "
@@ -116,9 +128,10 @@ def invariance_part(summary: Summary, figdir: Path) -> tuple[str, str, str, str]
         "emotion than without it). Intervals: 95 % over whole items.</p>"
         f'<div class="fig" id="fig-invariance">{svg}</div>'
         f"{flip_table(summary.invariance)}"
-        "<h3>Accuracy per voice</h3><p class='muted'>Pointwise J accuracy on the original "
-        "voice and on each voice twin (same words and emotions, another speaker): a judge "
-        "that is fair across speakers scores alike.</p>"
+        "<h3>Accuracy per voice and recording condition</h3><p class='muted'>Pointwise J "
+        "accuracy on the original voice and on each voice, speaker or condition twin (same "
+        "words and values; another speaker, a phone line or a room), on the same items: a "
+        "judge that still hears the contrast there scores alike.</p>"
         f"{voice_table(summary.invariance_voices)}"
     )
     return ("invariance", TITLE, note, body)

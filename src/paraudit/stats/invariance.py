@@ -32,7 +32,9 @@ Rules (tested by simulation over a family of judges in tests/stats/test_invarian
   are fresh draws at 80 % "flips" 32 % on every change and on none. Without draws there is no
   baseline (`reask` None) and the record says so; `?samples=2` gives one at twice the calls.
 - per-voice accuracy (fairness): pointwise J accuracy on each voice twin and, on the same
-  items, on the original voice.
+  items, on the original voice; speaker twins (another voice rendered by `build starter
+  --voices`) and recording conditions (telephone, reverb) get a row each too, so "does it still
+  hear the contrast in another voice, or on a phone line?" reads off one table.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ MIN_ITEMS = 10
 """Neither flag is raised on fewer original items: a bootstrap over a handful of items gives
 intervals of a few distinct values (one item: a point), which would flag by accident."""
 ORIGINAL_VOICE = "original"
+ACCURACY_CHANGES = ("voice", "speaker", "telephone", "reverb")
+"""Changes whose twins get an accuracy row beside the original's (the others: flips only)."""
 
 Key = tuple[str, str, int]
 """(cue, order, branch) of a pointwise J answer."""
@@ -95,7 +99,7 @@ class _Tally:
         else:
             item, variant = twin
             self.twins[variant][item][key] = pred
-            voice = variant if change_of(variant) == "voice" else ""
+            voice = variant if change_of(variant) in ACCURACY_CHANGES else ""
         if voice:
             cell = self.voice[voice][item]
             cell[0] += bool(r.correct)

@@ -266,6 +266,9 @@ CHANGE_WORDS = {
     "rate": "speaking-rate",
     "noise": "light-noise",
     "samplerate": "sample-rate",
+    "speaker": "speaker",
+    "telephone": "telephone-line",
+    "reverb": "room-reverberation",
 }
 
 
