@@ -47,7 +47,8 @@ class Words:
     does_not_hear: str
     """The perception failure: 'does not hear how the user feels'."""
     value_phrase: str
-    """A stratum in words, with `{value}`: 'when the user sounds {value}'."""
+    """A stratum in words, with `{value}` (and optionally the value's `{description}`): 'when
+    the user sounds {value}'."""
     listen_question: str
     """The listening test's question above the two responses: 'Which response fits better?'."""
     listen_for: str = "how the user sounded"

@@ -50,7 +50,7 @@ DIMENSION = Dimension(
         noun="sentence stress",
         attribute="which word the user stresses",
         does_not_hear="does not hear which word is stressed",
-        value_phrase="when the user stresses {value}",
+        value_phrase="when {description}",
         listen_question="Which response fits the word the user stresses?",
         listen_for="which word the user stresses",
     ),
