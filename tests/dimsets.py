@@ -58,6 +58,8 @@ def make_dimension_dataset(
                 meta=meta,
             )
         )
-    manifest = DatasetManifest(name=dimension, tasks=(task,), emotions=dim.names, dimension=dimension)
+    manifest = DatasetManifest(
+        name=dimension, tasks=(task,), emotions=dim.names, dimension=dimension
+    )
     write_dataset(root, manifest, items, audio)
     return items

@@ -19,8 +19,8 @@ from typing import NamedTuple
 from paraudit.items.balance import unsupported_reason
 from paraudit.items.dataset import Dataset
 from paraudit.items.records import AuditItem
-from paraudit.items.twins import is_twin, split_twin
 from paraudit.items.taxonomy import item_dimension
+from paraudit.items.twins import is_twin, split_twin
 from paraudit.protocols.instances import (
     Instance,
     Probe,
