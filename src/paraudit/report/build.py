@@ -101,13 +101,16 @@ def write_report(
             generator_part(run_dirs, out, replicates=replicates, seed=seed),
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
             joined_part(groups, out, replicates=replicates, seed=seed),  # one judge both ways
-            invariance_part(summary, figdir),
             *(render_part(a, ctx) for a in ANALYSES),
         )
         if part
     ]
     page = html.render(
-        summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs], extra=extras
+        summary,
+        {k: v for k, v in figures.items() if v},
+        [str(d) for d in run_dirs],
+        extra=extras,
+        lead=invariance_part(summary, figdir),  # an invariance run leads with its own audit
     )
     (out / "report.html").write_text(page, encoding="utf-8")
     _clear_stale(earlier)
