@@ -40,16 +40,17 @@ def short_labels(judges: list[str], width: int = WIDTH) -> dict[str, str]:
     parts = {j: _parts(j) for j in judges}
     # Each judge keeps the least it needs to stay apart: the model, then its options, then
     # its endpoint.
-    tries = (
-        lambda p: p[0],
-        lambda p: p[0] + p[2],
-        lambda p: p[0] + p[1] + p[2],
-    )
+    tries = ((0,), (0, 2), (0, 1, 2))
+
+    def made(p: tuple[str, str, str, str], keep: tuple[int, ...]) -> str:
+        return "".join(p[i] for i in keep)
+
     out: dict[str, str] = {}
     for judge, p in parts.items():
-        for make in tries:
-            name = make(p)
-            if sum(1 for q in parts.values() if make(q) == name and q[3] == p[3]) == 1:
+        for keep in tries:
+            name = made(p, keep)
+            alike = [q for q in parts.values() if made(q, keep) == name and q[3] == p[3]]
+            if len(alike) == 1:
                 break
         out[judge] = _cut(name, width) + p[3]
     seen: dict[str, int] = {}
