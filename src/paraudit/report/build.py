@@ -13,6 +13,7 @@ from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
 from paraudit.report.invariance import invariance_part
 from paraudit.report.joined import joined_part
+from paraudit.report.overview import attention
 from paraudit.report.scaffold import scaffold_part
 from paraudit.report.served import served_lines
 from paraudit.runfolder.labels import run_labels
@@ -69,7 +70,10 @@ def write_report(
         "misses its true value by chance alone.\n",
         "## Verdicts\n",
     ]
-    md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in summary.verdicts]
+    # Most pressing first, the controls last, as on the page (report/overview.py).
+    md += [
+        f"- **{v.judge}** · {v.task}: {v.headline}" for v in sorted(summary.verdicts, key=attention)
+    ]
     md += ["\n## Audio delivery\n", *delivery_lines(summary)]
     md += ["\n## Which model answered\n", *served_lines(summary)]
     tex: list[str] = []
