@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from paraudit.report.figures import _plt, _save
+from paraudit.report.labels import short_labels
 from paraudit.stats.summary_model import InvarianceFlip, Share, Summary, VoiceAccuracy
 from paraudit.stats.verdict_text import words_for
 
@@ -37,6 +38,7 @@ def flip_figure(records: list[InvarianceFlip], out: Path) -> str:
     judge that flips as often without a reason as with one."""
     plt = _plt()
     groups = sorted({(r.judge, r.task) for r in records})
+    short = short_labels(sorted({r.judge for r in records}))  # a long spec widened the figure
     changes = sorted({r.change for r in records}, key=lambda c: _key(next(
         r for r in records if r.change == c)))  # fmt: skip
     fig, axes = plt.subplots(
@@ -65,7 +67,7 @@ def flip_figure(records: list[InvarianceFlip], out: Path) -> str:
         ax.set_xticks(xs, changes)
         ax.set_ylim(0, 1.05)
         ax.set_ylabel("flip rate")
-        ax.set_title(f"{judge} · {task}", loc="left")
+        ax.set_title(f"{short[judge]} · {task}", loc="left")
     fig.tight_layout()
     return _save(fig, out, "invariance")
 
