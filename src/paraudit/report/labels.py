@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from html import escape
 
-WIDTH = 26
-"""The longest label, in characters (at 10-unit figure text about 150 px)."""
+WIDTH = 30
+"""The longest label, in characters (at 10-unit figure text about 170 px): enough for
+`builtin:prosody?clips=joined` whole."""
 
 _RUN = re.compile(r"^(?P<spec>.*?)(?P<run> \[[^\]]*\])?$")
 """A judge seen in several runs carries its run's label: 'spec [run-label]' (rowgroups)."""
