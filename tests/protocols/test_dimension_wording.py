@@ -174,3 +174,26 @@ def test_the_native_question_names_no_dimension(tmp_path: Path) -> None:
     make_dataset(root, tmp_path / "src")
     emotion = {t.split("\n")[0] for t in _prompts(root, ("J",), ("none",))["J"]}
     assert heads <= emotion
+
+
+@pytest.mark.parametrize(
+    ("dimension", "stated"),
+    [("emphasis", "The user stresses the word *{}*"), ("whisper", "The user's speech is *{}*")],
+)
+def test_the_misleading_cue_states_the_other_value_as_the_judge_would_hear_it(
+    tmp_path: Path, dimension: str, stated: str
+) -> None:
+    from tests.dimsets import make_dimension_dataset
+
+    root = tmp_path / dimension
+    (item,) = make_dimension_dataset(root, tmp_path / "tones", dimension, 1)
+    ds = load_dataset(root)
+    plan = plan_instances(
+        ds, PlanSpec(probes=("J",), protocols=("pointwise",), cues=("misleading",))
+    )
+    shown = item.meta.get("focus_words") or [b.emotions[0] for b in item.branches]
+    for inst in plan:
+        other = 1 - int(inst.branch or 0)
+        text = "".join(str(getattr(p, "text", "")) for p in inst.prompt)
+        assert stated.format(shown[other]) in text, text
+        assert inst.question.cue_value == item.branches[other].emotions[0]  # the value itself

@@ -60,6 +60,8 @@ DIMENSION = Dimension(
             "{options}? Answer with the word."
         ),
         annotation="[the user stresses the word '{value}']",
+        misleading="The user stresses the word *{value}*; focus on that when making your "
+        "decision.\n",
         cues={
             "soft": "Focus on which word the user stresses when making your decision.\n",
             "hard": (

@@ -30,6 +30,7 @@ DIMENSION = Dimension(
             "Answer with one of: {options}."
         ),
         annotation="[the user says this {value}]",
+        misleading="The user's speech is *{value}*; focus on that when making your decision.\n",
         cues={
             "soft": (
                 "Focus on whether the user whispers or speaks aloud when making your decision.\n"
