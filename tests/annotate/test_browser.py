@@ -191,3 +191,41 @@ def test_admin_page_in_the_browser(tmp_path: Path) -> None:
             browser.close()
     assert (tmp_path / "annotate-admin.png").stat().st_size > 10_000
     _keep(tmp_path / "annotate-admin.png")
+
+
+@pytest.mark.parametrize("dimension", ["whisper", "emphasis", "urgency"])
+def test_a_new_dimensions_listening_test_asks_in_its_words(tmp_path: Path, dimension: str) -> None:
+    """A human check of a new dimension's items, in the browser: the page asks the dimension's
+    question and tells what to listen for, and an answer given there is stored."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from paraudit.dimensions.registry import get
+    from tests.dimsets import make_dimension_dataset
+
+    words = get(dimension).words
+    root = tmp_path / dimension
+    make_dimension_dataset(root, tmp_path / "tones", dimension, 2)
+    store_path = tmp_path / "study.sqlite"
+    cfg = StudyConfig(annotators=("ann",), per_annotator=1, overlap=0, repeats=0, catch=0)
+    store = AnnotationStore.open_or_create(store_path, root, cfg)
+    token = store.annotators()[0][1]
+    errors: list[str] = []
+    with background(store_path) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/a/{token}")
+        page.wait_for_selector("#question:not([hidden])")
+        assert page.locator("#ask").inner_text() == words.listen_question
+        page.locator("details.help summary").click()
+        assert page.locator("#listen-for").inner_text() == words.listen_for
+        assert "emotion" not in page.locator("main").inner_text().lower()
+        _listen_all(page, page.locator("audio").count())
+        page.keyboard.press("2")
+        page.locator("#submit").click()
+        page.wait_for_selector("#finished:not([hidden])")
+        expect(page.locator("#count")).to_have_text("1 of 1 answered")
+        browser.close()
+    assert errors == []
+    assert [a.choice for a in store.answers()] == ["R2"]

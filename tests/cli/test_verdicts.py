@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from paraudit.cli.main import app
@@ -127,3 +128,18 @@ def test_run_report_ends_with_verdicts_and_refuses_the_run_folder(
     assert code == 0, text
     assert "accuracy (strict)" in text and "verdicts (" not in text
     assert f"paraudit report {run} --out REPORT_DIR" in " ".join(text.split())
+
+
+def test_an_invariance_run_prints_its_own_line_before_the_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paraudit.cli.verdicts import print_verdicts
+    from paraudit.stats.summary import summarize
+    from paraudit.stats.summary_model import Summary
+    from tests.stats.test_invariance import pitch_follower, rows_of
+
+    summary = Summary.of(summarize(rows_of(pitch_follower, 12), replicates=100))
+    (tmp_path / "summary.json").write_text(summary.to_json())
+    print_verdicts(tmp_path)
+    out = capsys.readouterr().out
+    assert out.index("invariance (") < out.index("verdicts (")

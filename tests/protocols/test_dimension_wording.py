@@ -110,3 +110,90 @@ def test_the_page_shows_the_dimensions_question(tmp_path: Path, tone: None) -> N
             shown.append(page.locator("#ask").inner_text())
             browser.close()
     assert shown == ["Which response fits better?", "Which reply suits that tone?"]
+
+
+NEW = ("urgency", "hesitation", "whisper", "emphasis", "sarcasm")
+
+
+def _prompts(root: Path, probes: tuple[str, ...], cues: tuple[str, ...]) -> dict[str, list[str]]:
+    """Every planned question's text by probe (O, S from the judge's own P: its true labels)."""
+    from paraudit.runner.plan import staging_instances
+
+    ds = load_dataset(root)
+    spec = PlanSpec(probes=probes, protocols=("pointwise", "pairwise"), cues=cues)
+    out: dict[str, list[str]] = {}
+    insts = plan_instances(ds, spec)
+    if "S" in probes:
+        preds = {(it.id, b, c): it.branches[b].emotions for it in ds.items for b in (0, 1)
+                 for c in cues}  # fmt: skip
+        insts += staging_instances(ds, spec, preds)
+    for inst in insts:
+        text = "".join(str(getattr(p, "text", "")) for p in inst.prompt)
+        out.setdefault(inst.probe, []).append(text)
+    return out
+
+
+@pytest.mark.parametrize("dimension", NEW)
+def test_a_new_dimension_is_cued_and_described_in_its_own_words(
+    tmp_path: Path, dimension: str
+) -> None:
+    from paraudit.dimensions.registry import get
+    from tests.dimsets import make_dimension_dataset
+
+    dim = get(dimension)
+    root = tmp_path / dimension
+    make_dimension_dataset(root, tmp_path / "tones", dimension, 1)
+    cued = _prompts(root, ("J", "P", "O", "S", "T"), ("soft", "hard"))
+    assert set(cued) == {"J", "P", "O", "S"}  # T, the words-only control, is asked uncued
+    for probe, texts in cued.items():
+        for text in texts:
+            # The paper's emotion wording never reaches another dimension's question.
+            assert "emotion" not in text.lower() and "tone of voice" not in text, (probe, text)
+            assert any(c.strip() in text for c in dim.questions.cues.values()), (probe, text)
+    for text in cued["O"] + cued["S"]:
+        assert dim.questions.described in text
+    for text in cued["S"]:
+        assert f"the notes on the user's {dim.words.noun} were made" in text
+
+
+def test_the_native_question_names_no_dimension(tmp_path: Path) -> None:
+    """Cue 'none' is the native question: the same words for every dimension (the paper's),
+    so a dimension cannot cue its own native J."""
+    from tests.dimsets import make_dimension_dataset
+
+    heads = set()
+    for dimension in ("whisper", "urgency"):
+        root = tmp_path / dimension
+        make_dimension_dataset(root, tmp_path / "tones", dimension, 1)
+        native = _prompts(root, ("J", "T"), ("none",))
+        for text in native["J"] + native["T"]:
+            assert "whisper" not in text.lower() and "urgen" not in text.lower()
+            assert "emotion" not in text.lower()
+        heads |= {text.split("\n")[0] for text in native["J"]}
+    root = tmp_path / "emotion"
+    make_dataset(root, tmp_path / "src")
+    emotion = {t.split("\n")[0] for t in _prompts(root, ("J",), ("none",))["J"]}
+    assert heads <= emotion
+
+
+@pytest.mark.parametrize(
+    ("dimension", "stated"),
+    [("emphasis", "The user stresses the word *{}*"), ("whisper", "The user's speech is *{}*")],
+)
+def test_the_misleading_cue_states_the_other_value_as_the_judge_would_hear_it(
+    tmp_path: Path, dimension: str, stated: str
+) -> None:
+    from tests.dimsets import make_dimension_dataset
+
+    root = tmp_path / dimension
+    (item,) = make_dimension_dataset(root, tmp_path / "tones", dimension, 1)
+    ds = load_dataset(root)
+    plan = plan_instances(
+        ds, PlanSpec(probes=("J",), protocols=("pointwise",), cues=("misleading",))
+    )
+    shown = item.meta.get("focus_words") or [b.emotions[0] for b in item.branches]
+    for inst in plan:
+        other = 1 - int(inst.branch or 0)
+        text = "".join(str(getattr(p, "text", "")) for p in inst.prompt)
+        assert stated.format(shown[other]) in text, text
+        assert inst.question.cue_value == item.branches[other].emotions[0]  # the value itself

@@ -27,3 +27,21 @@ def test_section_shows_flip_figure_and_voice_table(tmp_path: Path) -> None:
 def test_no_section_without_twins(tmp_path: Path) -> None:
     rows = [r for r in rows_of(first, 12) if "~inv-" not in r.item_id]
     assert invariance_part(Summary.of(summarize(rows, replicates=100)), tmp_path) is None
+
+
+def test_an_invariance_run_leads_with_its_own_section_and_terminal_line(tmp_path: Path) -> None:
+    from paraudit.report import html
+    from paraudit.report.invariance import invariance_line
+
+    summary = Summary.of(summarize(rows_of(pitch_follower, 12), replicates=200))
+    part = invariance_part(summary, tmp_path)
+    page = html.render(summary, {}, ["run"], lead=part)
+    # Right after the verdict matrix, open, before anything else the page shows.
+    assert page.index('id="verdicts"') < page.index('<section class="lead" id="invariance">')
+    assert page.index('id="invariance"') < page.index('id="verdict-list"')
+    assert page.index('id="invariance"') < page.index('<section class="part"')
+    line = invariance_line(summary)
+    assert line is not None and line.startswith("invariance (")
+    assert "not discriminating" in line  # the pitch follower flips as often without a reason
+    steady = [r for r in rows_of(first, 12)]
+    assert "steady" in (invariance_line(Summary.of(summarize(steady, replicates=100))) or "")

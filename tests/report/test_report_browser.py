@@ -4,6 +4,7 @@ contents whose links land on their sections, and the page a few screens long."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -137,3 +138,75 @@ def test_verdicts_and_the_state_figure_come_first_and_the_page_is_short(
     assert verdicts < states < toc  # verdicts, the one summary figure, then the contents
     assert states <= 2 * screen, f"state figure ends at {states / screen:.2f} screens"
     assert height <= 5 * screen, f"collapsed page {height / screen:.2f} screens"
+
+
+# Every stacked bar of the state figure, as drawn: its segments' widths summed per row (the
+# bars carry ids states-bar-PANEL-ROW-GROUP, report/figures.py), and each panel's width.
+STATE_BARS = """() => {
+  const rows = {}, panels = [];
+  for (const el of document.querySelectorAll('#fig-states [id^="states-bar-"]')) {
+    const [, , panel, row] = el.id.split('-');
+    const key = panel + '-' + row;
+    rows[key] = (rows[key] || 0) + el.getBoundingClientRect().width;
+  }
+  for (const el of document.querySelectorAll('#fig-states [id^="states-axes-"]'))
+    panels.push(el.getBoundingClientRect().width);
+  return [rows, panels];
+}"""
+
+
+def test_a_long_judge_name_keeps_the_bars_wide_and_the_legends_on_screen(
+    browser: Any, long_name_report: Path
+) -> None:
+    from tests.report.conftest import LONG_MODEL
+
+    page = _open(browser, long_name_report, DESKTOP)
+    html = (long_name_report / "report.html").read_text()
+    assert f"openai:{LONG_MODEL}@http://127.0.0.1:" in html  # the full spec is on the page
+    rows, panels = page.evaluate(STATE_BARS)
+    assert len(panels) == 2 and len(rows) == 2 * 5  # 5 judges × 2 tasks
+    assert min(panels) >= 120, panels
+    assert min(rows.values()) >= 120, rows  # each bar's groups add up to every unit
+    # The short label names the judge; the full spec is on hover and in the legend.
+    label = page.locator("table.matrix-v th[scope=row] .jl").first
+    assert label.get_attribute("title").startswith(f"openai:{LONG_MODEL}@http://127.0.0.1:")
+    assert len(label.inner_text()) <= 30
+    assert page.locator("ul.labels code").first.inner_text().startswith(f"openai:{LONG_MODEL}")
+    page.close()
+
+    phone = _open(browser, long_name_report, PHONE)
+    for legend in ("#states-legend", "ul.labels", "table.matrix-v"):
+        box = phone.locator(legend).first.bounding_box()
+        assert box is not None and box["width"] > 0, legend
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (legend, box)
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.close()
+
+
+def test_the_first_screen_is_the_verdict_matrix_most_pressing_first(
+    browser: Any, long_name_report: Path
+) -> None:
+    page = _open(browser, long_name_report, DESKTOP)
+    top = page.evaluate(
+        "() => document.querySelector('table.matrix-v').getBoundingClientRect().bottom"
+    )
+    assert top <= DESKTOP["height"]  # every judge × task's badge on the first screen
+    judges = page.eval_on_selector_all(
+        "table.matrix-v tbody th[scope=row]", "ths => ths.map(t => t.innerText)"
+    )
+    # The judge under audit before the controls (alphabetical order put builtin:first first).
+    assert judges[0].startswith("openai:") and all("(control)" in j for j in judges[-3:])
+    # A badge links to its verdict's row.
+    href = page.locator("table.matrix-v a.badge").first.get_attribute("href")
+    assert page.locator(f"table.verdict tr{href}").count() == 1
+    # Each term is explained once, where it is first used.
+    terms = page.eval_on_selector_all("ul.gloss dfn", "ds => ds.map(d => d.innerText)")
+    assert len(terms) == len(set(terms)) and {"native", "Potemkin", "at chance"} <= set(terms)
+    first_use = page.evaluate(
+        """() => { const t = document.body.innerText;
+                   return [t.indexOf('Potemkin'), t.indexOf('Potemkin: hears')]; }"""
+    )
+    assert first_use[0] <= first_use[1] and first_use[1] - first_use[0] < 2000
+    text = page.locator("body").inner_text()
+    assert not re.search(r"\b0 rows", text) and " to;" not in text  # empty sections left out
+    page.close()

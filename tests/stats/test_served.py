@@ -184,3 +184,14 @@ def test_failed_calls_and_few_items() -> None:
     assert _records([failed], 1) == []  # nothing answered: no section
     s = ServedModels.model_validate(_records([_row(i, True, "gpt-4o", 0) for i in range(5)], 5)[0])
     assert s.stationarity is None  # below MIN_ITEMS: no test
+
+
+def test_a_judge_told_apart_by_its_run_label_asked_for_its_own_model() -> None:
+    """A report of several runs names a judge in both '<spec> [<run>]' (stats/rowgroups.py):
+    that label is not part of the model it asked for."""
+    from paraudit.stats.served import requested_model, same_model
+
+    judge = "builtin:first [run-emphasis]"
+    assert requested_model(judge) == "first"
+    assert same_model(requested_model(judge), "builtin:first", judge)
+    assert requested_model("openai:gpt-4o@http://127.0.0.1:9/v1 [b]") == "gpt-4o"

@@ -208,3 +208,29 @@ def test_components_speak_in_the_words_of_the_tasks_dimension() -> None:
     marg = {"P": est, "O": est, "J": est}
     text = components_text("none", "perception bottleneck", marg, False, [], {}, words=whisper)
     assert text.endswith("maps the cue when told, but does not hear that the user whispers.")
+
+
+def test_invariance_and_subgroup_sentences_speak_in_the_tasks_dimension() -> None:
+    from paraudit.stats.verdict_text import (
+        flips_text,
+        not_discriminating_text,
+        value_phrase,
+        words_for,
+    )
+
+    flip = Estimate(rate=0.38, ci_low=0.3, ci_high=0.46, items=40)
+    sens = Estimate(rate=0.9, ci_low=0.85, ci_high=0.95, items=40)
+    urgency = words_for("single-turn-urgency")
+    assert flips_text("loudness", flip, sens, urgency).endswith(
+        "its choice follows the urgency in 90.0% of branch pairs)"
+    )
+    assert "when the whisper changes" in not_discriminating_text(
+        "voice", flip, sens, words_for("single-turn-whisper")
+    )
+    # Emotion's sentences are the ones its verdicts have always said.
+    assert "follows the emotion in" in flips_text("voice", flip, sens)
+    assert value_phrase("single-turn-emotions", "angry") == "when the user is angry"
+    assert value_phrase("single-turn-sarcasm", "sarcastic") == "when the user sounds sarcastic"
+    assert value_phrase("single-turn-emphasis", "stress-b") == (
+        "when the sentence stress falls on the item's second focus word"
+    )

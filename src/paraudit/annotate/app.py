@@ -114,12 +114,14 @@ def create_app(store_path: Path) -> FastAPI:
     app.add_middleware(_Headers)
     app.add_exception_handler(RequestValidationError, _invalid_request)
 
-    asks: dict[str, str] = {}
+    asks: dict[str, dict[str, str]] = {}
 
-    def ask(item: AuditItem) -> str:
+    def ask(item: AuditItem) -> dict[str, str]:
+        """The question and what to fit the response to, in the item's dimension's words."""
         name = item_dimension(item, ds.manifest)
         if name not in asks:
-            asks[name] = registry.get(name).words.listen_question
+            words = registry.get(name).words
+            asks[name] = {"ask": words.listen_question, "listen_for": words.listen_for}
         return asks[name]
 
     def who(token: str) -> str:
@@ -184,7 +186,7 @@ def create_app(store_path: Path) -> FastAPI:
             "question": {
                 "seq": seq,
                 # The question in the item's dimension's words (emotion: today's heading).
-                "ask": ask(items[task.item_id]),
+                **ask(items[task.item_id]),
                 "context": [
                     {"speaker": SPEAKERS.get(spk, "Speaker"), "text": text, **clip(f"c{i}")}
                     for i, (spk, text, _) in enumerate(st.context)

@@ -14,6 +14,7 @@ from typing import Any
 from rich.markup import escape
 
 from paraudit.cli.common import console
+from paraudit.report.invariance import invariance_line
 from paraudit.report.null_audio import null_audio_line
 from paraudit.stats.delivery import DeliveryCell, delivery_note
 from paraudit.stats.summary_model import SCHEMA, Summary
@@ -66,6 +67,10 @@ def print_verdicts(report_dir: Path) -> None:
         note = delivery_note(DeliveryCell.model_validate(c) for c in raw["delivery"])
         for part in wrap(note, console.width):
             console.print(escape(part), highlight=False, soft_wrap=True)
+    # An invariance run's own audit leads: its verdict lines name the flips only in passing.
+    inv = invariance_line(Summary.of(raw)) if raw.get("invariance") else None
+    for part in wrap(inv, console.width) if inv else []:
+        console.print(escape(part), highlight=False, soft_wrap=True)
     console.print(
         f"[bold]verdicts[/] ({len(lines)}, one per judge × task; the report explains each):",
         highlight=False,

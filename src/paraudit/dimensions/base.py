@@ -47,9 +47,13 @@ class Words:
     does_not_hear: str
     """The perception failure: 'does not hear how the user feels'."""
     value_phrase: str
-    """A stratum in words, with `{value}`: 'when the user sounds {value}'."""
+    """A stratum in words, with `{value}` (and optionally the value's `{description}`): 'when
+    the user sounds {value}'."""
     listen_question: str
-    """The listening test's question: 'How does the speaker sound?'."""
+    """The listening test's question above the two responses: 'Which response fits better?'."""
+    listen_for: str = "how the user sounded"
+    """What the listening test's help tells annotators to fit the response to (emotion: 'how
+    the user sounded', the page's old wording; whisper: 'whether the user whispers')."""
 
 
 @dataclass(frozen=True)
@@ -60,8 +64,14 @@ class Questions:
     """P: asks which value the clip carries; `{options}` lists the values offered."""
     annotation: str
     """O and S: how a value is written into the transcript; `{value}`."""
-    judge_hint: str = ""
-    """J: an optional sentence on what to listen for ('' keeps the preset's prompt as it is)."""
+    cues: Mapping[str, str] = field(default_factory=dict)
+    """J, P, O, S and T's cue sentences in the dimension's words, by cue ('soft', 'hard'),
+    each ending in a newline like the paper's; a cue not named keeps the paper's "tone of
+    voice" wording (emotion names none, so its prompts stay the paper's verbatim). The native
+    question (cue 'none') never names the dimension: that is what makes it native."""
+    described: str = ""
+    """O and S: how the prompt introduces the label after each transcript, in place of the
+    paper's 'a description of the speaker's emotional tone of voice ("emotion")' ('' keeps it)."""
     misleading: str = "The user sounds *{value}*; focus on that when making your decision.\n"
     """J under the misleading cue (issue 32): the cue sentence, stating the *other* branch's
     value, worded like the paper's hard cue; `{value}` (protocols/pressure.py)."""

@@ -50,8 +50,9 @@ DIMENSION = Dimension(
         noun="sentence stress",
         attribute="which word the user stresses",
         does_not_hear="does not hear which word is stressed",
-        value_phrase="when the user stresses {value}",
-        listen_question="Which word does the speaker stress?",
+        value_phrase="when {description}",
+        listen_question="Which response fits the word the user stresses?",
+        listen_for="which word the user stresses",
     ),
     questions=Questions(
         perception=(
@@ -59,7 +60,16 @@ DIMENSION = Dimension(
             "{options}? Answer with the word."
         ),
         annotation="[the user stresses the word '{value}']",
-        judge_hint="Listen to which word the user stresses: it changes what they mean.",
+        misleading="The user stresses the word *{value}*; focus on that when making your "
+        "decision.\n",
+        cues={
+            "soft": "Focus on which word the user stresses when making your decision.\n",
+            "hard": (
+                "Focus *only* on which word the user stresses, and not on what the words say,"
+                " when making your decision.\n"
+            ),
+        },
+        described="a note in square brackets naming the word the user stressed",
     ),
     renderer="paraudit.render.emphasis:render",
     qc="paraudit.qc.emphasis:check",

@@ -39,7 +39,8 @@ DIMENSION = Dimension(
         attribute="whether the user speaks fluently or hesitantly",
         does_not_hear="does not hear that the user hesitates",
         value_phrase="when the user sounds {value}",
-        listen_question="Does the speaker sound fluent and sure, or hesitant and unsure?",
+        listen_question="Which response fits how sure or hesitant the user sounds?",
+        listen_for="whether the user speaks fluently or hesitates",
     ),
     questions=Questions(
         perception=(
@@ -47,7 +48,17 @@ DIMENSION = Dimension(
             "{options}? Answer with one of: {options}."
         ),
         annotation="[the user says this in a {value} way]",
-        judge_hint="Listen to whether the user speaks fluently or hesitates.",
+        cues={
+            "soft": (
+                "Focus on whether the user speaks fluently or hesitates when making your "
+                "decision.\n"
+            ),
+            "hard": (
+                "Focus *only* on whether the user speaks fluently or hesitates, and not on "
+                "what the words say, when making your decision.\n"
+            ),
+        },
+        described="a note in square brackets on whether the user said it fluently or hesitantly",
     ),
     renderer="paraudit.render.hesitation:render",
     qc="paraudit.qc.hesitation:check",

@@ -24,7 +24,8 @@ DIMENSION = Dimension(
         attribute="whether the user means what they say",
         does_not_hear="does not hear that the user is sarcastic",
         value_phrase="when the user sounds {value}",
-        listen_question="Does the speaker mean it sincerely, or say it sarcastically?",
+        listen_question="Which response fits whether the user means it or is sarcastic?",
+        listen_for="whether the user means what they say",
     ),
     questions=Questions(
         perception=(
@@ -32,7 +33,16 @@ DIMENSION = Dimension(
             "{options}? Answer with one of: {options}."
         ),
         annotation="[the user says this in a {value} way]",
-        judge_hint="Listen to whether the user means what they say.",
+        cues={
+            "soft": "Focus on whether the user means what they say when making your decision.\n",
+            "hard": (
+                "Focus *only* on whether the user means what they say, and not on what the "
+                "words say, when making your decision.\n"
+            ),
+        },
+        described=(
+            "a note in square brackets on whether the user said it sincerely or sarcastically"
+        ),
     ),
     renderer="paraudit.render.sarcasm:render",
     qc="paraudit.qc.sarcasm:check",

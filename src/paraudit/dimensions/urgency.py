@@ -25,7 +25,8 @@ DIMENSION = Dimension(
         attribute="how urgently the user speaks",
         does_not_hear="does not hear how urgently the user speaks",
         value_phrase="when the user sounds {value}",
-        listen_question="Does the speaker sound calm or urgent?",
+        listen_question="Which response fits how urgently the user speaks?",
+        listen_for="how urgently the user speaks",
     ),
     questions=Questions(
         perception=(
@@ -33,7 +34,14 @@ DIMENSION = Dimension(
             "{options}? Answer with one of: {options}."
         ),
         annotation="[the user says this in a {value} way]",
-        judge_hint="Listen to how fast and how urgently the user speaks.",
+        cues={
+            "soft": "Focus on how urgently the user speaks when making your decision.\n",
+            "hard": (
+                "Focus *only* on how urgently the user speaks, and not on what the words say,"
+                " when making your decision.\n"
+            ),
+        },
+        described="a note in square brackets on how urgently the user said it",
     ),
     renderer="paraudit.render.urgency:render",
     qc="paraudit.qc.urgency:check",

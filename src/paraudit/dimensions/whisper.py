@@ -21,7 +21,8 @@ DIMENSION = Dimension(
         attribute="whether the user whispers",
         does_not_hear="does not hear that the user whispers",
         value_phrase="when the user speaks {value}",
-        listen_question="Does the speaker whisper or speak in a normal voice?",
+        listen_question="Which response fits the way the user said it, whispered or aloud?",
+        listen_for="whether the user whispers or speaks aloud",
     ),
     questions=Questions(
         perception=(
@@ -29,7 +30,17 @@ DIMENSION = Dimension(
             "Answer with one of: {options}."
         ),
         annotation="[the user says this {value}]",
-        judge_hint="Listen to whether the user whispers or speaks aloud.",
+        misleading="The user's speech is *{value}*; focus on that when making your decision.\n",
+        cues={
+            "soft": (
+                "Focus on whether the user whispers or speaks aloud when making your decision.\n"
+            ),
+            "hard": (
+                "Focus *only* on whether the user whispers or speaks aloud, and not on what "
+                "the words say, when making your decision.\n"
+            ),
+        },
+        described="a note in square brackets on whether the user whispered it",
     ),
     renderer="paraudit.render.whisper:render",
     qc="paraudit.qc.whisper:check",

@@ -227,7 +227,7 @@ def j_instance(
             form.template, cue=misleading_cue(item, branch, item_dimension(item, ds.manifest))
         )
     else:
-        head = question_head(form, cue)
+        head = question_head(form, cue, item_dimension(item, ds.manifest))
     ties = prompts == "ties"  # protocols/ties.py
     lay = _Layout(with_tie_option(head) if ties else head)
     gold: str | dict[str, str]
@@ -325,12 +325,15 @@ def text_instance(
     staged: dict[int, tuple[str, ...]] | None = None,
     context_order: str | None = None,
     annotation: str | None = None,
+    dimension: str | None = None,
 ) -> Instance:
     """O (true emotions), S (the judge's own P predictions, in `staged`) and T (no emotions).
 
     `annotation` is how a turn's label is written after its transcript (`annotation_for`: the
-    dimension's words); None reads it from the item (emotion unless it names a dimension)."""
+    dimension's words); `dimension` words the cue and the prompt's description of that label.
+    None reads either from the item (emotion unless it names a dimension)."""
     note = annotation if annotation is not None else annotation_for(item)
+    dim = dimension if dimension is not None else item_dimension_name(item)
 
     def emos(b: int) -> tuple[str, ...] | None:
         if probe == "T":
@@ -341,7 +344,7 @@ def text_instance(
         shown = value_words(item)  # emphasis: the stressed word, as P offered it
         return tuple(shown.get(e, e) for e in item.branches[b].emotions)
 
-    lay = _Layout(question_head(form_for(item.task, probe, protocol), cue))
+    lay = _Layout(question_head(form_for(item.task, probe, protocol), cue, dim))
     gold: str | dict[str, str]
     if protocol == "pointwise":
         assert branch is not None

@@ -15,6 +15,7 @@ from functools import cache
 
 from paraudit.dimensions import registry
 from paraudit.items.records import DEFAULT_DIMENSION, AuditItem
+from paraudit.protocols.questions import value_words
 
 MISLEADING = "misleading"
 
@@ -46,7 +47,9 @@ def misleading_cue(item: AuditItem, branch: int, dimension: str = DEFAULT_DIMENS
     value = misleading_value(item, branch)
     if value is None:
         raise ValueError(f"item {item.id} cannot state the other branch's value")
-    return _wording(dimension).replace("{value}", value)
+    # As P offers it: an emphasis item states the word the other branch stresses.
+    shown = value_words(item).get(value, value)
+    return _wording(dimension).replace("{value}", shown)
 
 
 __all__ = ["MISLEADING", "branch_value", "can_mislead", "misleading_cue", "misleading_value"]

@@ -204,15 +204,47 @@ def perception_head(dimension: str, cue: str, options: tuple[str, str]) -> str |
         return None
     shown = f"R1 ({options[0]}) or R2 ({options[1]})"
     asked = _perception_of(dimension).format(options=shown)
-    return " ".join(t for t in (asked, _single_cue(cue).strip(), pp.JSON_CHOICE) if t)
+    said = _cue_in_words(dimension, cue) or _single_cue(cue)
+    return " ".join(t for t in (asked, said.strip(), pp.JSON_CHOICE) if t)
 
 
-def question_head(form: Form, cue: str) -> str:
-    """The instruction text of a question: the template with its cue (and disclaimer) filled."""
+@cache
+def _cue_in_words(dimension: str, cue: str) -> str | None:
+    return registry.get(dimension).questions.cues.get(cue)
+
+
+# The paper's phrases that name emotion in the single-turn O and S prompts: what another
+# dimension's prompt says in their place (its `Questions.described`, and its noun).
+PAPER_DESCRIBED = 'a description of the speaker\'s emotional tone of voice ("emotion")'
+PAPER_DISCLAIMER = "the human's emotions were detected by an audio-language model"
+
+
+@cache
+def _in_words(dimension: str, head: str) -> str:
+    dim = registry.get(dimension)
+    if dim.questions.described:
+        head = head.replace(PAPER_DESCRIBED, dim.questions.described)
+    return head.replace(
+        PAPER_DISCLAIMER,
+        f"the notes on the user's {dim.words.noun} were made by an audio-language model",
+    )
+
+
+def question_head(form: Form, cue: str, dimension: str | None = None) -> str:
+    """The instruction text of a question: the template with its cue (and disclaimer) filled.
+
+    `dimension` (the item's) words the cue and the O / S label description in its own terms
+    (`Questions.cues`, `Questions.described`); None or emotion keeps the paper's text byte for
+    byte, so emotion's call keys are unchanged."""
     values = {"cue": form.cue_text(cue)}
     if form.staging_disclaimer is not None:
         values["disclaimer"] = form.staging_disclaimer
-    return pp.fill(form.template, **values)
+    if dimension is None or dimension == DEFAULT_DIMENSION:
+        return pp.fill(form.template, **values)
+    said = _cue_in_words(dimension, cue)
+    if said is not None:
+        values["cue"] = said
+    return _in_words(dimension, pp.fill(form.template, **values))
 
 
 __all__ = [

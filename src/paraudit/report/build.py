@@ -13,6 +13,7 @@ from paraudit.report.delivery import delivery_lines
 from paraudit.report.generators import generator_part
 from paraudit.report.invariance import invariance_part
 from paraudit.report.joined import joined_part
+from paraudit.report.overview import attention
 from paraudit.report.pressure import pressure_lines
 from paraudit.report.scaffold import scaffold_part
 from paraudit.report.served import served_lines
@@ -70,7 +71,10 @@ def write_report(
         "misses its true value by chance alone.\n",
         "## Verdicts\n",
     ]
-    md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in summary.verdicts]
+    # Most pressing first, the controls last, as on the page (report/overview.py).
+    md += [
+        f"- **{v.judge}** · {v.task}: {v.headline}" for v in sorted(summary.verdicts, key=attention)
+    ]
     md += ["\n## Audio delivery\n", *delivery_lines(summary)]
     md += ["\n## Which model answered\n", *served_lines(summary)]
     md += pressure_lines(summary)  # the misleading cue, ties, conflict items: when they ran
@@ -103,13 +107,16 @@ def write_report(
             generator_part(run_dirs, out, replicates=replicates, seed=seed),
             scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
             joined_part(groups, out, replicates=replicates, seed=seed),  # one judge both ways
-            invariance_part(summary, figdir),
             *(render_part(a, ctx) for a in ANALYSES),
         )
         if part
     ]
     page = html.render(
-        summary, {k: v for k, v in figures.items() if v}, [str(d) for d in run_dirs], extra=extras
+        summary,
+        {k: v for k, v in figures.items() if v},
+        [str(d) for d in run_dirs],
+        extra=extras,
+        lead=invariance_part(summary, figdir),  # an invariance run leads with its own audit
     )
     (out / "report.html").write_text(page, encoding="utf-8")
     _clear_stale(earlier)

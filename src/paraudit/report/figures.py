@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from paraudit.errors import MissingExtraError
+from paraudit.report.labels import short_labels
 from paraudit.stats.states import GROUP_COLOURS, GROUPS
 from paraudit.stats.summary_model import Difference, Summary
 
@@ -41,22 +42,32 @@ def _plt() -> Any:
     return plt
 
 
-def _save(fig: Any, out: Path, name: str) -> str:
-    out.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out / f"{name}.png", dpi=130, bbox_inches="tight")
-    fig.savefig(out / f"{name}.svg", bbox_inches="tight")
+def _inline(fig: Any) -> str:
+    """The figure as SVG text for report.html."""
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight")
-    _plt().close(fig)
     svg = buf.getvalue()
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)  # creator/date, not needed
     return svg[svg.index("<svg") :]
 
 
-def _short(judge: str) -> str:
-    # The judge label is the unique name: cutting its options would draw two judges that
-    # differ only in e.g. temperature as one.
-    return judge
+def _files(fig: Any, out: Path, name: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out / f"{name}.png", dpi=130, bbox_inches="tight")
+    fig.savefig(out / f"{name}.svg", bbox_inches="tight")
+
+
+def _save(fig: Any, out: Path, name: str) -> str:
+    _files(fig, out, name)
+    svg = _inline(fig)
+    _plt().close(fig)
+    return svg
+
+
+def _labels(summary: Summary) -> dict[str, str]:
+    """Judge → its short label (report/labels.py: unique, so two judges that differ only in
+    e.g. temperature are never drawn as one; the page's legend gives the full spec)."""
+    return short_labels(summary.judges or sorted({v.judge for v in summary.verdicts}))
 
 
 def _at_chance(summary: Summary) -> set[tuple[str, str]]:
@@ -64,36 +75,51 @@ def _at_chance(summary: Summary) -> set[tuple[str, str]]:
 
 
 def state_bars(summary: Summary, out: Path) -> str | None:
+    """Stacked bars of the state groups per judge, one panel per task, two panels a row. The
+    judges' short labels leave each bar most of its panel (a browser test holds it ≥ 120 px
+    at 1280 px); the legend is drawn by the page in HTML (it wraps on a phone), and into the
+    PNG and SVG files under the panels."""
     rows = [s for s in summary.states if s.cue == "all"]
     if not rows:
         return None
     plt = _plt()
     chance = _at_chance(summary)
+    short = _labels(summary)
     tasks = sorted({s.task for s in rows})
+    ncols = min(2, len(tasks))
+    nrows = -(-len(tasks) // ncols)
     fig, axes = plt.subplots(
-        # Wide panels: the judge names (with n and "at chance") take half of each.
-        1, len(tasks), figsize=(6.8 * len(tasks), 0.45 * len(summary.judges) + 2.4),
+        nrows, ncols, figsize=(6.8 * ncols, (0.45 * len(summary.judges) + 2.4) * nrows),
         squeeze=False,
     )  # fmt: skip
-    for ax, task in zip(axes[0], tasks, strict=True):
+    for k, (ax, task) in enumerate(zip(axes.flat, tasks, strict=False)):
         rs = [s for s in rows if s.task == task]
         names = [
-            f"{_short(s.judge)} (n={s.items})"
+            f"{short.get(s.judge, s.judge)} (n={s.items})"
             + (" · at chance" if (s.judge, task) in chance else "")
             for s in rs
         ]
+        ax.patch.set_gid(f"states-axes-{k}")
         left = np.zeros(len(rs))
-        for g in GROUPS:
+        for gi, g in enumerate(GROUPS):
             vals = np.array([(s.groups[g].rate if g in s.groups else None) or 0.0 for s in rs])
-            ax.barh(names, vals, left=left, color=GROUP_COLOURS[g], label=g)
+            bars = ax.barh(names, vals, left=left, color=GROUP_COLOURS[g], label=g)
+            for i, bar in enumerate(bars):
+                bar.set_gid(f"states-bar-{k}-{i}-{gi}")
             left += vals
         ax.set_xlim(0, 1)
         # Two lines: on one, the titles of neighbouring panels ran into each other.
         ax.set_title(f"{task}\nPointwise, all cues, order-consistent", fontsize=10)
         ax.set_xlabel("Share of (item, branch, cue) units · n = items")
-    axes[0][-1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
+    for ax in list(axes.flat)[len(tasks) :]:
+        ax.set_visible(False)
     fig.tight_layout()
-    return _save(fig, out, "states")
+    svg = _inline(fig)
+    handles, names = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="upper left", bbox_to_anchor=(0, 0), ncol=3, frameon=False)
+    _files(fig, out, "states")
+    plt.close(fig)
+    return svg
 
 
 def _heatmap(
@@ -144,7 +170,8 @@ def heatmaps(summary: Summary, out: Path) -> str | None:
     if not judges:
         return None
     plt = _plt()
-    names = [_short(j) for j in judges]
+    short = _labels(summary)
+    names = [short.get(j, j) for j in judges]
     tasks = sorted({a.task for a in summary.accuracy})
     shape = (len(judges), len(tasks))
     pot, pot_n, muted = np.full(shape, np.nan), np.zeros(shape), np.zeros(shape, bool)
@@ -199,6 +226,7 @@ def accuracy_bars(summary: Summary, out: Path) -> str | None:
         key=lambda pc: (pc[0] != "pointwise", cue_order.get(pc[1], 9), pc[1]),
     )
     judges = summary.judges
+    short = _labels(summary)
     fig, axes = plt.subplots(
         len(tasks),
         1,
@@ -239,7 +267,7 @@ def accuracy_bars(summary: Summary, out: Path) -> str | None:
             )
         ax.axhline(0.5, color="black", lw=0.8, ls="--")
         ax.set_xticks(
-            range(len(judges)), [f"{_short(j)}\nn={items.get(j, 0)} items" for j in judges]
+            range(len(judges)), [f"{short.get(j, j)}\nn={items.get(j, 0)} items" for j in judges]
         )
         ax.set_ylim(0, 1)
         ax.set_ylabel("J accuracy")

@@ -6,10 +6,12 @@ from __future__ import annotations
 from html import escape
 
 from paraudit.stats.states import STATE_MEANING
+from paraudit.stats.summary_model import Summary
+from paraudit.stats.verdict_text import EMOTION_WORDS, words_for
 
 _PROSE = """
-<p>Each pointwise question is asked three ways: <b>P</b> (perception: which emotion did the user
-sound like?), <b>O</b> (oracle: told the emotion in text, which response fits?) and <b>J</b>
+<p>Each pointwise question is asked three ways: <b>P</b> (perception: {perceive}), <b>O</b>
+(oracle: {told}, which response fits?) and <b>J</b>
 (native judgment: hearing the audio, which response fits?). Each (item, branch, cue) unit gets
 a state (P, O, J) of right/wrong, where a probe counts as right only when it is right in
 <b>every order that ran</b> (both response orders; for pairwise also both context orders), so a
@@ -51,7 +53,17 @@ text-only preference).</p>
 """
 
 
-def how_to_read() -> str:
-    """The section's HTML (paragraphs and the list of state groups)."""
+def how_to_read(summary: Summary | None = None) -> str:
+    """The section's HTML (paragraphs and the list of state groups); P and O in the words of
+    the summary's dimensions (emotion's, as always, when it holds only emotion)."""
     states = "".join(f"<li><b>{s}</b> — {escape(m)}</li>" for s, m in STATE_MEANING.items())
-    return _PROSE.replace("{states}", states)
+    tasks = sorted({v.task for v in summary.verdicts}) if summary is not None else []
+    words = list({w.noun: w for w in (words_for(t) for t in tasks)}.values())
+    if all(w is EMOTION_WORDS for w in words):
+        perceive, told = "which emotion did the user sound like?", "told the emotion in text"
+    else:
+        perceive = "does it hear " + "; ".join(escape(w.attribute) for w in words) + "?"
+        told = "told it in text"
+    return (
+        _PROSE.replace("{states}", states).replace("{perceive}", perceive).replace("{told}", told)
+    )

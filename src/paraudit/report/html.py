@@ -1,8 +1,10 @@
 """report.html: self-contained (inline CSS and SVG, no scripts, no network).
 
-The page is laid out for a newcomer: the verdicts first, then one summary figure (the state
-distribution), then a table of contents; everything else is a collapsed section whose heading
-says how many rows it holds, so the page is a few screens until a reader opens what they need.
+The page is laid out for a newcomer: a judges × tasks matrix of verdict badges first
+(report/overview.py), an invariance run's own audit next, the verdicts by dimension, then one
+summary figure (the state distribution), then a table of contents; everything else is a
+collapsed section whose heading says how many rows it holds (none is shown with none), so the
+page is a few screens until a reader opens what they need.
 It must not scroll sideways on a phone: tables and figures scroll inside their own box, and a
 figure is never shrunk below one SVG unit per pixel, so its smallest text (10 units,
 figures.py) stays at least 10 px on screen (tests/report/test_report_browser.py measures both).
@@ -17,7 +19,10 @@ from html import escape
 from paraudit.report import tables as T
 from paraudit.report.delivery import delivery_html
 from paraudit.report.guide import how_to_read
+from paraudit.report.overview import Page, matrix_html, verdicts_html
+from paraudit.stats.states import GROUP_COLOURS, GROUPS
 from paraudit.stats.summary_model import Summary
+from paraudit.stats.verdict_text import GROUP_WORDS
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.2rem auto;
@@ -39,6 +44,20 @@ tr.why td{border-top:none;color:#333;padding-bottom:.6rem;overflow-wrap:anywhere
 section.part>details>summary{cursor:pointer;padding:.35rem 0;border-bottom:1px solid #ddd}
 section.part>details>summary h2{display:inline;border:none;margin:0;padding:0}
 nav ol{columns:2 18rem;margin:.3rem 0;padding-left:1.4rem}
+h3.dim{margin:1rem 0 .2rem;font-size:1.05rem}
+table.matrix-v th[scope=row]{font-weight:600;white-space:nowrap}
+table.matrix-v td{text-align:center;min-width:6.5rem}
+table.matrix-v .dx{font-size:.75rem;color:#444;margin-top:.1rem}
+a.badge{text-decoration:none}
+.jl{border-bottom:1px dotted #999;cursor:help}
+ul.labels,ul.gloss{margin:.3rem 0;padding-left:1.2rem;font-size:.85rem}
+ul.labels code{overflow-wrap:anywhere}
+ul.gloss{color:#444;list-style:none;padding-left:0}ul.gloss dfn{font-style:normal;font-weight:600}
+ul.legend{list-style:none;padding:0;margin:.3rem 0;display:flex;flex-wrap:wrap;gap:.2rem 1rem;
+font-size:.85rem}
+ul.legend .sw{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;
+vertical-align:-.1rem}
+section.lead{border:1px solid #ddd;border-radius:.4rem;padding:0 .8rem .6rem;margin:1rem 0}
 /* A phone: each verdict a card (judge, task, items and badge on one line, the why under it)
    instead of a five-column table wider than the screen; the header's labels are gone, so the
    item count says what it is. */
@@ -50,6 +69,9 @@ nav ol{columns:2 18rem;margin:.3rem 0;padding-left:1.4rem}
  table.verdict td{padding:.1rem 0}
  table.verdict tr:not(.why) td{display:inline-block;margin-right:.6rem}
  table.verdict tr:not(.why) td:nth-child(3)::after{content:" items"}
+ table.matrix-v{font-size:.78rem}
+ table.matrix-v th[scope=row]{white-space:normal;overflow-wrap:break-word;max-width:8rem}
+ table.matrix-v td{min-width:0;padding:.2rem .25rem}
 }
 """
 
@@ -67,33 +89,6 @@ def _table(table: T.Table, cls: str = "") -> str:
         f'<div class="scroll"><table class="{cls}"><thead><tr>{head}</tr></thead>'
         f"<tbody>{body}</tbody></table></div>"
     )
-
-
-NATIVE_BADGE = {
-    # What the badge certifies: the native step's answer, never a trust rating.
-    "reliable": ("native: reliable", "#2e7d32"),
-    "usable": ("native: above chance", "#7cb342"),
-    "at chance": ("native: at chance", "#9e9e9e"),
-    "below chance": ("native: below chance", "#c62828"),
-    "not run": ("native: not run", "#757575"),
-}
-
-
-def _verdict_rows(summary: Summary) -> str:
-    out = []
-    for v in summary.verdicts:
-        outcome = v.native.outcome
-        label, colour = NATIVE_BADGE.get(outcome, (outcome, "#999"))
-        small = " <span class='muted'>(small sample)</span>" if v.small_sample else ""
-        out.append(
-            f"<tr><td>{escape(v.judge)}</td><td>{escape(v.task)}</td>"
-            f"<td>{v.items}{small}</td><td><span class='badge' "
-            f"style='background:{colour}'>{escape(label)}</span></td>"
-            f"<td><b>{escape(v.diagnosis)}</b></td></tr>"
-            f"<tr class='why'><td colspan='5'>{escape(v.headline)}<details><summary>every "
-            f"step of the cascade</summary>{escape(v.text)}</details></td></tr>"
-        )
-    return "".join(out)
 
 
 _SIZE = re.compile(r'<svg([^>]*?)\swidth="([\d.]+)pt"\s+height="[\d.]+pt"')
@@ -134,17 +129,43 @@ def _rows_note(name: str, table: T.Table) -> str:
     return note
 
 
+def _state_legend() -> str:
+    """The state figure's colours as HTML under it: it wraps to the page's width, where the
+    figure's own legend sat right of the last panel, off a phone's screen."""
+    items = "".join(
+        f'<li><span class="sw" style="background:{GROUP_COLOURS[g]}"></span>'
+        f"{escape(GROUP_WORDS.get(g, g))}</li>"
+        for g in GROUPS
+    )
+    return f'<ul class="legend" id="states-legend">{items}</ul>'
+
+
+def _intervals_note(summary: Summary) -> str:
+    b, n = summary.bootstrap, summary.intervals
+    misses = round(n / 20)
+    return (
+        f'<p class="muted">This report shows {n} item-level 95 % intervals ({b.replicates} '
+        f"bootstrap replicates of whole items, seed {b.seed}). About 1 in 20 intervals misses "
+        f"its true value by chance alone: among {n}, about {misses} "
+        f"{'is' if misses == 1 else 'are'} expected to, so read a single striking interval "
+        "with that in mind.</p>"
+    )
+
+
 def render(
     summary: Summary,
     figures: dict[str, str],
     runs: list[str],
     extra: list[tuple[str, str, str, str]] | None = None,
+    lead: tuple[str, str, str, str] | None = None,
 ) -> str:
     """The page; `extra` are further collapsed sections (anchor, title, note, body), listed in
-    the contents after the tables (e.g. the generator-bias panel)."""
+    the contents after the tables (e.g. the generator-bias panel); `lead`, a section that
+    leads, open, after the verdict matrix (an invariance run's own audit). A table or section
+    with no rows is left out."""
     parts: list[tuple[str, str, str, str]] = [
         ("how", "How to read this", "P, O, J, states, the cascade, each statistic",
-         how_to_read()),
+         how_to_read(summary)),
     ]  # fmt: skip
     for name, title in FIGURE_TITLES.items():
         if figures.get(name):
@@ -153,6 +174,8 @@ def render(
         if name == "verdicts":
             continue
         table = fn(summary)
+        if not table[1]:
+            continue  # nothing measured: a "0 rows" heading is noise before what matters
         body = _table(table)
         if name == "headline_j_accuracy":
             # The matrix first; the 72-odd rows behind it for whoever needs the intervals.
@@ -163,19 +186,31 @@ def render(
             )
         parts.append((f"t-{name}", T.TITLES[name], _rows_note(name, table), body))
     parts += extra or []
+    lead_html = ""
+    if lead is not None:
+        a, title, note, body = lead
+        lead_html = (
+            f'<section class="lead" id="{a}"><h2>{escape(title)}</h2>'
+            f'<p class="muted">{escape(note)}</p>{body}</section>'
+        )
     toc = "".join(
         f'<li><a href="#{a}">{escape(t)}</a></li>'
-        for a, t in [("verdicts", "Verdicts"), ("states-figure", "State distribution")]
+        for a, t in [("verdicts", "Verdicts at a glance")]
+        + ([(lead[0], lead[1])] if lead else [])
+        + [("states-figure", "State distribution"), ("verdict-list", "Verdicts by dimension")]
         + [(a, t) for a, t, _, _ in parts]
     )
     states = figures.get("states")
+    verdicts = summary.verdicts
+    page = Page.of(verdicts, summary.judges)
+    matrix = matrix_html(verdicts, page)
+    listed = verdicts_html(verdicts, page)
     state_fig = (
         '<section id="states-figure"><h2>State distribution (P, O, J), Pointwise</h2>'
-        f"{_figure('states', states)}</section>"
+        f"{_state_legend()}{page.glossary.lines(*GROUP_WORDS)}{_figure('states', states)}</section>"
         if states
         else ""
     )
-    b, n = summary.bootstrap, summary.intervals
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -184,16 +219,15 @@ def render(
 <h1>paraudit diagnostic report</h1>
 <p class="muted">Runs: {escape(", ".join(runs))}. Every number is computed from the stored
 results (results.jsonl); summary.json holds them all.</p>
-<section id="verdicts"><h2>Verdicts</h2>
-<div class="scroll"><table class="verdict"><thead><tr><th>Judge</th><th>Task</th><th>Items</th>
-<th>Native use</th><th>Diagnosis</th></tr></thead>
-<tbody>{_verdict_rows(summary)}</tbody></table></div>
-{delivery_html(summary)}
-<p class="muted">This report shows {n} item-level 95 % intervals
-({b.replicates} bootstrap replicates of whole items, seed {b.seed}). About 1 in 20
-intervals misses its true value by chance alone, so among {n} expect about
-{round(n / 20)} to; read single striking intervals with that in mind.</p></section>
+<section id="verdicts"><h2>Verdicts at a glance</h2>
+<p class="muted">One badge per judge × task: can the judge be used as it is (native)? Most
+pressing first; a badge links to its verdict below.</p>{matrix}
+{delivery_html(summary)}</section>
+{lead_html}
 {state_fig}
+<section id="verdict-list"><h2>Verdicts by dimension</h2>
+{listed}
+{_intervals_note(summary)}</section>
 <nav id="contents"><h2>Contents</h2><ol>{toc}</ol></nav>
 {"".join(_part(*p) for p in parts)}
 </body></html>

@@ -10,7 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from paraudit.report.figures import _plt, _save
+from paraudit.report.labels import short_labels
 from paraudit.stats.summary_model import InvarianceFlip, Share, Summary, VoiceAccuracy
+from paraudit.stats.verdict_text import words_for
 
 TITLE = "Invariance: flips on irrelevant changes, and accuracy per voice and condition"
 CHANGE_ORDER = (
@@ -45,6 +47,7 @@ def flip_figure(records: list[InvarianceFlip], out: Path) -> str:
     judge that flips as often without a reason as with one."""
     plt = _plt()
     groups = sorted({(r.judge, r.task) for r in records})
+    short = short_labels(sorted({r.judge for r in records}))  # a long spec widened the figure
     changes = sorted({r.change for r in records}, key=lambda c: _key(next(
         r for r in records if r.change == c)))  # fmt: skip
     fig, axes = plt.subplots(
@@ -73,7 +76,7 @@ def flip_figure(records: list[InvarianceFlip], out: Path) -> str:
         ax.set_xticks(xs, changes)
         ax.set_ylim(0, 1.05)
         ax.set_ylabel("flip rate")
-        ax.set_title(f"{judge} · {task}", loc="left")
+        ax.set_title(f"{short[judge]} · {task}", loc="left")
     fig.tight_layout()
     return _save(fig, out, "invariance")
 
@@ -116,6 +119,7 @@ def invariance_part(summary: Summary, figdir: Path) -> tuple[str, str, str, str]
     pooled = [r for r in summary.invariance if r.pooled]
     svg = flip_figure(pooled, figdir)
     note = f"{len({r.judge for r in pooled})} judge(s), {len({r.change for r in pooled})} changes"
+    noun = words_for(pooled[0].task).noun if pooled else "emotion"
     body = (
         "<p class='muted'>Each twin repeats an item with one irrelevant change of its context "
         "audio (another voice, ±6 dB, ±8 % rate, noise at 30 dB SNR, 16 kHz; where the set has "
@@ -123,18 +127,46 @@ def invariance_part(summary: Summary, figdir: Path) -> tuple[str, str, str, str]
         "Flip rate: the "
         "share of pointwise J answers that differ from the same judge's answer on the original "
         "(same cue, order and branch); sensitivity (dashed): the share of originals whose "
-        "answer differs between the branches, where the emotion changes. Red: 'flips on' (the "
+        f"answer differs between the branches, where the {noun} changes. Red: 'flips on' (the "
         "interval above 10 %) or 'not discriminating' (flips, and no more often with the "
-        "emotion than without it). Intervals: 95 % over whole items.</p>"
+        f"{noun} than without it). Intervals: 95 % over whole items.</p>"
         f'<div class="fig" id="fig-invariance">{svg}</div>'
         f"{flip_table(summary.invariance)}"
         "<h3>Accuracy per voice and recording condition</h3><p class='muted'>Pointwise J "
         "accuracy on the original voice and on each voice, speaker or condition twin (same "
-        "words and values; another speaker, a phone line or a room), on the same items: a "
+        f"words and {noun}; another speaker, a phone line or a room), on the same items: a "
         "judge that still hears the contrast there scores alike.</p>"
         f"{voice_table(summary.invariance_voices)}"
     )
     return ("invariance", TITLE, note, body)
 
 
-__all__ = ["TITLE", "flip_figure", "invariance_part", "voice_table"]
+def invariance_line(summary: Summary) -> str | None:
+    """The terminal's line for a run over an invariance set, before its verdicts: per judge ×
+    task, the changes it flips on (or that it holds steady), from the pooled flip rates."""
+    pooled = [r for r in summary.invariance if r.pooled]
+    if not pooled:
+        return None
+    said = []
+    for judge, task in sorted({(r.judge, r.task) for r in pooled}):
+        mine = sorted((r for r in pooled if (r.judge, r.task) == (judge, task)), key=_key)
+        blind = " (not discriminating)"
+        flags = [
+            f"{r.change} {_pct(r.flip_rate.rate)}{blind * r.not_discriminating}"
+            for r in mine
+            if r.flips or r.not_discriminating
+        ]
+        most = max((r.flip_rate.rate or 0.0 for r in mine), default=0.0)
+        said.append(
+            f"{judge} · {task}: "
+            + (f"flips on {', '.join(flags)}" if flags else f"steady (at most {_pct(most)} flips)")
+        )
+    changes = len({r.change for r in pooled})
+    pairs = max(r.pairs for r in pooled)
+    return (
+        f"invariance ({changes} irrelevant change{'s' * (changes != 1)}, up to {pairs} answer "
+        f"pairs each; the report's first section): " + "; ".join(said)
+    )
+
+
+__all__ = ["TITLE", "flip_figure", "invariance_line", "invariance_part", "voice_table"]

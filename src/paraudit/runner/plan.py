@@ -19,6 +19,7 @@ from typing import NamedTuple
 from paraudit.items.balance import unsupported_reason
 from paraudit.items.dataset import Dataset
 from paraudit.items.records import AuditItem
+from paraudit.items.taxonomy import item_dimension
 from paraudit.items.twins import is_twin, split_twin
 from paraudit.protocols.instances import (
     Instance,
@@ -212,6 +213,7 @@ def iter_instances(ds: Dataset, spec: PlanSpec, *, asking: bool = False) -> Iter
                 None,
                 q.context_order,
                 annotation_for(q.item, ds.manifest),  # the O/S label line in its dimension's words
+                item_dimension(q.item, ds.manifest),
             )
 
 
@@ -264,6 +266,7 @@ def iter_staging(
                             given,
                             ctx,
                             annotation_for(item, ds.manifest),
+                            item_dimension(item, ds.manifest),
                         )
 
 

@@ -124,9 +124,15 @@ class ServedModels(_Model):
     """None when fewer than MIN_ITEMS items have scored rows."""
 
 
+def _spec(judge: str) -> str:
+    """The judge's spec without the ' [run label]' a report of several runs gives a judge
+    that appears in more than one (stats/rowgroups.py)."""
+    return re.sub(r" \[[^\]]*\]$", "", judge)
+
+
 def requested_model(judge: str) -> str:
     """The model a judge label asks for: `openai:gpt-4o@http://…?temperature=0` → gpt-4o."""
-    head = judge.split("?", 1)[0]
+    head = _spec(judge).split("?", 1)[0]
     model = head.split(":", 1)[1] if ":" in head else head
     return model.split("@", 1)[0]
 
@@ -136,7 +142,7 @@ def same_model(requested: str, served: str, judge: str = "") -> bool:
     built-in judges report it), the same name under another organisation path, or a dated or
     versioned snapshot of the requested alias."""
     req, got = requested.lower().removesuffix("-latest"), served.lower()
-    if got in (req, requested.lower(), judge.split("?", 1)[0].lower()):
+    if got in (req, requested.lower(), _spec(judge).split("?", 1)[0].lower()):
         return True
     if got.rsplit("/", 1)[-1] == req.rsplit("/", 1)[-1]:
         return True

@@ -64,6 +64,7 @@ from paraudit.stats.strata_items import (
     item_attributes,
     read_attributes,
 )
+from paraudit.stats.verdict_text import value_phrase
 
 ALPHA = 0.05
 MIN_ITEMS = 10
@@ -401,7 +402,7 @@ def finding_text(r: Mapping[str, Any]) -> str:
         return f"{head}: {probe} {_est(worse)} vs {_pct(better.get('rate'))} % {other}"
     value = r["stratum"]
     if attr == "label":
-        where = f"when the user is {value}"
+        where = value_phrase(str(r.get("task", "")), value)
         rest = "on the other labels"
     elif attr == "contrast":
         where, rest = f"on the {value} contrast", "on the other contrasts"

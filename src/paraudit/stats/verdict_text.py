@@ -6,21 +6,20 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from paraudit.dimensions.base import Words
+from paraudit.dimensions.base import Dimension, Words
 from paraudit.dimensions.emotion import EMOTION
 from paraudit.stats.model import Behaviour, ComponentsAtCue, Estimate, Step
 
 EMOTION_WORDS: Words = EMOTION.words
-"""How verdict prose names the dimension: the emotion plugin's words (dimensions/emotion.py). A
-verdict over another dimension's task does not pick its own words yet."""
+"""How verdict prose names emotion (dimensions/emotion.py): the words of any task no installed
+dimension declares (`words_for`)."""
 WORDS = EMOTION_WORDS
 
 
 @cache
-def words_for(task: str) -> Words:
-    """The words of the dimension whose task this is (`single-turn-whisper` → whisper's): a
-    task name no installed dimension declares, or a plugin that fails to load, reads as
-    emotion (the paper's tasks and custom names)."""
+def dimension_for(task: str) -> Dimension | None:
+    """The installed dimension that declares this task (`single-turn-whisper` → whisper); None
+    for a task none declares (the paper's custom names) or whose plugin fails to load."""
     from paraudit.dimensions.registry import DimensionError, get, names
 
     for name in names():
@@ -30,8 +29,27 @@ def words_for(task: str) -> Words:
             continue
         kinds = ("single-turn", "positional", "conversation")
         if task in {dim.task_for(k) for k in dim.item_kinds if k in kinds}:
-            return dim.words
-    return EMOTION_WORDS
+            return dim
+    return None
+
+
+def words_for(task: str) -> Words:
+    """The words of the dimension whose task this is (`single-turn-whisper` → whisper's): a
+    task name no installed dimension declares, or a plugin that fails to load, reads as
+    emotion (the paper's tasks and custom names)."""
+    dim = dimension_for(task)
+    return EMOTION_WORDS if dim is None else dim.words
+
+
+def value_phrase(task: str, value: str) -> str:
+    """A stratum of the task's values in its dimension's words ('when the user sounds calm';
+    `Words.value_phrase`, which may name the value's `{description}` too). Emotion keeps the
+    sentence its verdicts have always said, 'when the user is angry'."""
+    dim = dimension_for(task)
+    if dim is None or dim.words is EMOTION_WORDS:
+        return f"when the user is {value}"
+    description = next((v.description for v in dim.values if v.name == value), value)
+    return dim.words.value_phrase.format(value=value, description=description)
 
 
 GROUP_WORDS = {
@@ -272,18 +290,23 @@ CHANGE_WORDS = {
 }
 
 
-def flips_text(change: str, flip: Estimate, sensitivity: Estimate) -> str:
-    """'flips on loudness changes 38 %' and what the relevant change moves, for comparison."""
+def flips_text(
+    change: str, flip: Estimate, sensitivity: Estimate, words: Words | None = None
+) -> str:
+    """'flips on loudness changes 38 %' and what the relevant change moves, for comparison,
+    in the task's dimension's `words` (emotion's when None)."""
     word = CHANGE_WORDS.get(change, change)
     return (
         f"flips on {word} changes {pct(flip.rate)} (CI {ci(flip)}; its choice follows the "
-        f"{WORDS.noun} in {pct(sensitivity.rate)} of branch pairs)"
+        f"{(words or WORDS).noun} in {pct(sensitivity.rate)} of branch pairs)"
     )
 
 
-def not_discriminating_text(change: str, flip: Estimate, sensitivity: Estimate) -> str:
+def not_discriminating_text(
+    change: str, flip: Estimate, sensitivity: Estimate, words: Words | None = None
+) -> str:
     word = CHANGE_WORDS.get(change, change)
     return (
         f"not discriminating: changes its choice on {word} changes ({pct(flip.rate)}) about as "
-        f"often as when the {WORDS.noun} changes ({pct(sensitivity.rate)})"
+        f"often as when the {(words or WORDS).noun} changes ({pct(sensitivity.rate)})"
     )

@@ -565,20 +565,21 @@ def invariance_behaviours(records: list[dict[str, Any]]) -> list[Behaviour]:
     """The invariance audit's habits for one judge × task (its per-change records from
     stats/invariance.py, variants pooled): each change it flips on, then — once — whether it
     is not discriminating (named with the change it flips on most)."""
-    from paraudit.stats.verdict_text import flips_text, not_discriminating_text
+    from paraudit.stats.verdict_text import flips_text, not_discriminating_text, words_for
 
     out: list[Behaviour] = []
     pooled = [r for r in records if r["pooled"]]
+    words = words_for(pooled[0]["task"]) if pooled else None
     for r in sorted(pooled, key=lambda r: -(r["flip_rate"]["rate"] or 0.0)):
         if r["flips"]:
             flip, sens = Estimate(**r["flip_rate"]), Estimate(**r["sensitivity"])
             out.append(Behaviour(kind="flips on irrelevant changes", evidence=flip, probes=["J"],
-                                 text=flips_text(r["change"], flip, sens)))  # fmt: skip
+                                 text=flips_text(r["change"], flip, sens, words)))  # fmt: skip
     blind = [r for r in pooled if r["not_discriminating"]]
     if blind:
         r = max(blind, key=lambda r: r["flip_rate"]["rate"] or 0.0)
         flip, sens = Estimate(**r["flip_rate"]), Estimate(**r["sensitivity"])
-        out.append(Behaviour(kind="not discriminating", probes=["J"],
-                             evidence=Estimate(**r["sensitivity_minus_flip"]),
-                             text=not_discriminating_text(r["change"], flip, sens)))  # fmt: skip
+        said = not_discriminating_text(r["change"], flip, sens, words)
+        gap = Estimate(**r["sensitivity_minus_flip"])
+        out.append(Behaviour(kind="not discriminating", probes=["J"], evidence=gap, text=said))
     return out

@@ -99,6 +99,7 @@ function render(state) {
   $("count").textContent = `Question ${state.answered + 1} of ${state.total}`;
   question = q;
   if (q.ask) $("ask").textContent = q.ask;  // the dimension's own question
+  if (q.listen_for) $("listen-for").textContent = q.listen_for;
   requestId = newRequestId();
   choice = null;
   confidence = null;

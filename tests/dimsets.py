@@ -1,0 +1,65 @@
+"""Small datasets of any dimension, from tones made here (no speech synthesis): for tests of
+what reads a dimension's words (prompts, the listening app, the report)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paraudit.dimensions.registry import get
+from paraudit.items.dataset import audio_name, write_dataset
+from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
+from tests.conftest import tone
+
+TEXT = "Can you book the table for eight tonight?"
+FOCUS = (3, 5)
+"""Emphasis items stress one of these two words of TEXT ('table', 'eight')."""
+
+
+def make_dimension_dataset(
+    root: Path, tmp: Path, dimension: str, n: int = 2, *, seconds: float = 0.3
+) -> list[AuditItem]:
+    """A valid single-turn dataset of `n` items of `dimension` (its first two values)."""
+    dim = get(dimension)
+    task = dim.task_for("single-turn")
+    a, b = (v.name for v in dim.values[:2])
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(freq: float) -> str:
+        p = tmp / f"{dimension}-{freq}.wav"
+        rel = audio_name(tone(p, freq, seconds))
+        audio[rel] = p
+        return rel
+
+    items = []
+    for i in range(n):
+        base = 120 + 9 * i
+        meta: dict[str, object] = {"dimension": dimension, "pair": f"{a}/{b}"}
+        if dimension == "emphasis":
+            words = TEXT.split()
+            meta["focus"] = list(FOCUS)
+            meta["focus_words"] = [words[j].strip("?") for j in FOCUS]
+        branches = tuple(
+            Branch(
+                emotions=(value,),
+                audio=(clip(base + 2 * k),),
+                response=Response(
+                    text=f"Reply {k} for request {i}.", emotion=value, audio=clip(base + 2 * k + 1)
+                ),
+            )
+            for k, value in enumerate((a, b))
+        )
+        items.append(
+            AuditItem(
+                id=f"{dimension}-{i:03d}",
+                task=task,
+                context=(Turn(speaker="human", text=f"{TEXT} (request {i})"),),
+                branches=branches,  # type: ignore[arg-type]
+                meta=meta,
+            )
+        )
+    manifest = DatasetManifest(
+        name=dimension, tasks=(task,), emotions=dim.names, dimension=dimension
+    )
+    write_dataset(root, manifest, items, audio)
+    return items
