@@ -36,6 +36,7 @@ from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import Progress as RunProgress
 from paraudit.runner.run import RunConfig, Runner, RunOutcome, dry_run
+from paraudit.runner.sequential import SequentialSpec, sequential_lines
 from paraudit.runner.served import served_lines
 
 SHORT_TASKS = {
@@ -267,6 +268,13 @@ def run(
         help="Add judges, probes, protocols or cues to the run already in --out.",
         rich_help_panel=OUTPUT,
     ),
+    sequential: bool = typer.Option(
+        False,
+        "--sequential",
+        help="Ask items in batches and stop each step once its verdict is settled "
+        "(README: Sequential audits).",
+        rich_help_panel=ASK,
+    ),
     dry: bool = typer.Option(
         False,
         "--dry-run",
@@ -385,6 +393,7 @@ def run(
         RetryPolicy(max_attempts=max_attempts, timeout_s=timeout, max_wait_s=max_wait),
         extend=extend,
         parse=parse,
+        sequential=SequentialSpec() if sequential else None,
     )
     with open_engine(engine, ray_address, num_workers, gpus_per_worker, ray_data) as cluster:
         if cluster is not None:
@@ -420,7 +429,7 @@ def run(
                 ("parse", parse, "strict"),
             )
             if value != default
-        ]
+        ] + (["--sequential"] if sequential else [])
         if cluster is None:
             outcome = execute(cfg)
         else:  # a lost node or a dead cluster: one line and the command that resumes
@@ -431,6 +440,9 @@ def run(
     keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in outcome.table), 1)}
     for line in served_lines(outcome.served, keys):
         console.print(line, highlight=False, soft_wrap=True)
+    if sequential:
+        for line in sequential_lines(out):
+            console.print(escape(line), highlight=False, soft_wrap=True)
     if report is None:
         console.print(
             "verdicts, item-level 95 % intervals and order-consistent states: "
