@@ -399,7 +399,8 @@ def run(
         if cluster is not None:
             cfg.engine = cluster
         if dry:
-            for k, v in dry_run(cfg, load_prices(prices)).items():
+            planned = dry_run(cfg, load_prices(prices))
+            for k, v in planned.items():
                 if k == "cost":
                     for spec, c in v.items():
                         usd = "unknown" if c["usd"] is None else f"${c['usd']:,.2f}"
@@ -409,6 +410,14 @@ def run(
                         console.print(escape(f"already answered {spec}: {text}"), highlight=False)
                 else:
                     console.print(escape(f"{k}: {v}"))
+            if sequential:
+                from paraudit.runner.run import load_checked
+                from paraudit.runner.sequential_cost import cost_lines
+
+                ds = load_checked(dataset)
+                labels = [s.label for s in specs]
+                for line in cost_lines(ds, plan, planned["instances_per_judge"], out, labels):
+                    console.print(escape(line), highlight=False, soft_wrap=True)
             if cluster is not None:
                 print_cluster(cluster)
                 print_estimates(cluster, cfg)
