@@ -45,7 +45,7 @@ def sentence(entry: dict[str, Any]) -> str:
                 "the diagnosis reads was settled by an always-valid 95/99 % interval)")  # fmt: skip
     else:
         head = f"Sequential run: asked all {asked} of {planned} items (not every step settled)"
-    return f"{head}; items each step's decision rested on: {used or 'none settled'}."
+    return f"{head}; items at which each step was settled: {used or 'none'}."
 
 
 def annotate(raw: dict[str, Any], run_dirs: Iterable[Path]) -> None:
