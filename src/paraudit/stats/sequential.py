@@ -78,10 +78,6 @@ class ItemScores:
     order: list[str] = field(default_factory=list)
     scores: dict[str, dict[str, float]] = field(default_factory=dict)
 
-    def series(self, name: str) -> list[float]:
-        s = self.scores.get(name, {})
-        return [s[i] for i in self.order if i in s]
-
 
 def _mean(tally: dict[str, list[float]]) -> dict[str, float]:
     return {i: n / d for i, (n, d) in tally.items() if d > 0}
@@ -158,26 +154,14 @@ class Bounds:
     high95: float = 1.0
 
 
-def bounds(scores: ItemScores, t_items: int | None = None) -> dict[str, Bounds]:
-    """Each statistic's bounds after the items seen so far (or the first `t_items` of the
-    asking order)."""
-    order = scores.order if t_items is None else scores.order[:t_items]
-    sub = ItemScores(order=order, scores=scores.scores)
-    out: dict[str, Bounds] = {}
-    for name in scores.scores:
-        x = sub.series(name)
-        signed = name in ("order", "gap") or name.startswith("cue|")
-        out[name] = _bound(x, signed)
-    return out
+def bounds(scores: ItemScores) -> dict[str, Bounds]:
+    """Each statistic's bounds after the items seen so far (the runner's look)."""
+    return bounds_at(full_bounds(scores), len(scores.order))
 
 
-def _bound(x: list[float], signed: bool) -> Bounds:
-    if not x:
-        return Bounds(-1.0 if signed else 0.0, 1.0, 0, -1.0 if signed else 0.0, 1.0)
-    make = signed_cs if signed else betting_cs
-    lo, hi = make(x, ALPHA).at(len(x))
-    lo95, hi95 = make(x, ALPHA_RELIABLE).at(len(x))
-    return Bounds(lo, hi, len(x), lo95, hi95)
+def _signed(name: str) -> bool:
+    """A difference of two item means, in [-1, 1]."""
+    return name in ("order", "gap") or name.startswith("cue|")
 
 
 def full_bounds(scores: ItemScores) -> dict[str, tuple[RunningBounds, RunningBounds, list[int]]]:
@@ -187,8 +171,7 @@ def full_bounds(scores: ItemScores) -> dict[str, tuple[RunningBounds, RunningBou
     for name, s in scores.scores.items():
         x = [s[i] for i in scores.order if i in s]
         seen = list(np.cumsum([i in s for i in scores.order]))
-        signed = name in ("order", "gap") or name.startswith("cue|")
-        make = signed_cs if signed else betting_cs
+        make = signed_cs if _signed(name) else betting_cs
         out[name] = (make(x, ALPHA), make(x, ALPHA_RELIABLE), seen)
     return out
 
@@ -200,9 +183,9 @@ def bounds_at(
     out = {}
     for name, (cs99, cs95, seen) in full.items():
         n = int(seen[t_items - 1]) if t_items else 0
-        signed = name in ("order", "gap") or name.startswith("cue|")
         if n == 0:
-            out[name] = _bound([], signed)
+            empty = -1.0 if _signed(name) else 0.0
+            out[name] = Bounds(empty, 1.0, 0, empty, 1.0)
             continue
         lo, hi = cs99.at(n)
         lo95, hi95 = cs95.at(n)
