@@ -1,7 +1,8 @@
 """How often is each verdict right? A simulation study over a parametrised judge model.
 
 Run: PYTHONPATH=src python benchmarks/verdicts.py [--audits 200] [--sizes 48,189,500]
-     [--replicates 1000] [--permutations 500] [--json OUT]
+     [--replicates 1000] [--permutations 500] [--json OUT] [--sequential]
+(--sequential: the sequential audits' study, benchmarks/sequential.py, with these options)
 
 For each scripted type of judge (`paraudit.stats.judge_model.TYPES`: skills, independent or
 co-occurring noise, position and order habits, cue and protocol dependence, deafness to the
@@ -90,7 +91,19 @@ def main() -> int:
     ap.add_argument("--permutations", type=int, default=500)
     ap.add_argument("--json", default=None)
     ap.add_argument("--types", default=None, help="comma-separated type names (default: all)")
-    args = ap.parse_args()
+    ap.add_argument("--sequential", action="store_true",
+                    help="the sequential audits' study (benchmarks/sequential.py)")  # fmt: skip
+    args, rest = ap.parse_known_args()
+    if args.sequential:  # issue 33: calls saved and agreement with the full plan
+        import sequential  # benchmarks/sequential.py, beside this script
+
+        passed_on = ["--audits", str(args.audits), "--sizes", args.sizes, "--replicates",
+                     str(args.replicates), "--permutations", str(args.permutations)]  # fmt: skip
+        passed_on += ["--json", args.json] if args.json else []
+        passed_on += ["--types", args.types] if args.types else []
+        return int(sequential.main(passed_on + rest))
+    if rest:
+        ap.error(f"unrecognized arguments: {' '.join(rest)}")
     report: dict[str, object] = {}
     passed = True
     for size in (int(x) for x in args.sizes.split(",")):

@@ -36,6 +36,7 @@ from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import Progress as RunProgress
 from paraudit.runner.run import RunConfig, Runner, RunOutcome, dry_run
+from paraudit.runner.sequential import SequentialSpec, sequential_lines
 from paraudit.runner.served import served_lines
 
 SHORT_TASKS = {
@@ -274,6 +275,13 @@ def run(
         help="Add judges, probes, protocols or cues to the run already in --out.",
         rich_help_panel=OUTPUT,
     ),
+    sequential: bool = typer.Option(
+        False,
+        "--sequential",
+        help="Ask items in batches and stop each step once its verdict is settled "
+        "(README: Sequential audits).",
+        rich_help_panel=ASK,
+    ),
     dry: bool = typer.Option(
         False,
         "--dry-run",
@@ -392,12 +400,14 @@ def run(
         RetryPolicy(max_attempts=max_attempts, timeout_s=timeout, max_wait_s=max_wait),
         extend=extend,
         parse=parse,
+        sequential=SequentialSpec() if sequential else None,
     )
     with open_engine(engine, ray_address, num_workers, gpus_per_worker, ray_data) as cluster:
         if cluster is not None:
             cfg.engine = cluster
         if dry:
-            for k, v in dry_run(cfg, load_prices(prices)).items():
+            planned = dry_run(cfg, load_prices(prices))
+            for k, v in planned.items():
                 if k == "cost":
                     for spec, c in v.items():
                         usd = "unknown" if c["usd"] is None else f"${c['usd']:,.2f}"
@@ -407,6 +417,14 @@ def run(
                         console.print(escape(f"already answered {spec}: {text}"), highlight=False)
                 else:
                     console.print(escape(f"{k}: {v}"))
+            if sequential:
+                from paraudit.runner.run import load_checked
+                from paraudit.runner.sequential_cost import cost_lines
+
+                ds = load_checked(dataset)
+                labels = [s.label for s in specs]
+                for line in cost_lines(ds, plan, planned["instances_per_judge"], out, labels):
+                    console.print(escape(line), highlight=False, soft_wrap=True)
             if cluster is not None:
                 print_cluster(cluster)
                 print_estimates(cluster, cfg)
@@ -427,7 +445,7 @@ def run(
                 ("parse", parse, "strict"),
             )
             if value != default
-        ]
+        ] + (["--sequential"] if sequential else [])
         if cluster is None:
             outcome = execute(cfg)
         else:  # a lost node or a dead cluster: one line and the command that resumes
@@ -438,6 +456,9 @@ def run(
     keys = {j: f"J{n}" for n, j in enumerate(dict.fromkeys(c["judge"] for c in outcome.table), 1)}
     for line in served_lines(outcome.served, keys):
         console.print(line, highlight=False, soft_wrap=True)
+    if sequential:
+        for line in sequential_lines(out):
+            console.print(escape(line), highlight=False, soft_wrap=True)
     if report is None:
         console.print(
             "verdicts, item-level 95 % intervals and order-consistent states: "

@@ -21,6 +21,7 @@ from paraudit.runfolder.labels import run_labels
 from paraudit.stats.analyses import ANALYSES
 from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
+from paraudit.stats.sequential_record import annotate as annotate_sequential
 from paraudit.stats.statrow import StatRow
 from paraudit.stats.strata import read_attributes
 from paraudit.stats.summary import SECTIONS, summarize_groups
@@ -58,6 +59,7 @@ def write_report(
         delivery=groups.delivery.cells(),
         attributes=read_attributes(run_dirs),
     )
+    annotate_sequential(raw, run_dirs)  # a sequential run's verdicts say it stopped early
     attach(raw, invariance_sections(groups.with_twins(), replicates=replicates, seed=seed))
     summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
     earlier = _owned_files(out)

@@ -57,9 +57,17 @@ from paraudit.runner.plan import (
     p_labels,
     plan_skips,
 )
+from paraudit.runner.sequential import (
+    Monitor,
+    SequentialSpec,
+    ask_sequentially,
+    planned_items,
+    write_record,
+)
 from paraudit.runner.served import ServedCounts
 from paraudit.specs import redact
 from paraudit.stats.accuracy import CellTally, read_results
+from paraudit.stats.sequential_record import RECORD
 
 __all__ = [
     "Engine",
@@ -92,6 +100,10 @@ class RunConfig:
     parse: str = "strict"
     """The reply parser's preset (protocols.parsing.PARSE_PRESETS; recorded in the RunSpec when
     not the default). Parsing follows the call, so call keys and the cache do not change."""
+    sequential: SequentialSpec | None = None
+    """--sequential: ask in batches and stop what the verdict no longer needs
+    (runner/sequential.py). Not part of the RunSpec: every call it makes is a call of the full
+    plan, with the same key."""
 
     @property
     def judge_specs(self) -> list[JudgeSpec]:
@@ -131,6 +143,8 @@ class Runner:
         """The formula of the folder's call keys (runner.keys), read when the run starts."""
         self.served = ServedCounts()
         """The models the replies say answered, per judge (the end-of-run line)."""
+        self.sequential: dict[str, dict[str, Any]] = {}
+        """--sequential: per judge, sequential.json's record (runner/sequential.py)."""
 
     async def _run_judge(
         self, ds: Dataset, judge: Judge, store: CallStore, out: RowWriter, tally: CellTally
@@ -158,7 +172,9 @@ class Runner:
             phase = Phase(ds, instances, store, bulk, self.progress, self.on_progress)
             return await engine.answer_ahead(judge, phase)
 
-        failed = await answer_ahead(iter_instances(ds, plan, asking=True))
+        monitor = Monitor(judge.label, self.cfg.sequential) if self.cfg.sequential else None
+        # A sequential run decides after each batch what to ask next: never in bulk ahead.
+        failed = None if monitor else await answer_ahead(iter_instances(ds, plan, asking=True))
         if failed is None:
             judge.calibrate(ds)
         asker = Asker(
@@ -178,7 +194,12 @@ class Runner:
         # cue), from whichever order ran (the "ab" one when both did).
         preds: dict[tuple[str, int, str], tuple[str, ...]] = {}
         # Items in asking order (runner.plan.asking_order): call order is not dataset order.
-        async for inst, row in asker.rows(iter_instances(ds, plan, asking=True)):
+        asked = (
+            ask_sequentially(ds, plan, asker, monitor)
+            if monitor
+            else asker.rows(iter_instances(ds, plan, asking=True))
+        )
+        async for inst, row in asked:
             last_error = self._keep(row, out, tally) or last_error
             if inst.probe == "P" and row.pred is not None and inst.branch is not None:
                 k = (inst.item_id, inst.branch, inst.cue)
@@ -192,6 +213,8 @@ class Runner:
         async for _, row in asker.rows(iter_staging(ds, plan, preds, asking=True)):
             last_error = self._keep(row, out, tally) or last_error
         await engine.release(judge)
+        if monitor:
+            self.sequential[judge.label] = monitor.record(planned_items(ds, plan))
         return last_error
 
     def _keep(self, row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:
@@ -261,7 +284,7 @@ class Runner:
             "retry": asdict(self.cfg.retry),
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
             "skipped": [s._asdict() for s in plan_skips(ds, self.cfg.plan)],
-        }
+        } | ({"sequential": self.cfg.sequential.as_dict()} if self.cfg.sequential else {})
 
     async def run(self) -> list[dict[str, Any]]:
         """Run the audit and return its rows (read back from results.jsonl: for small runs and
@@ -329,7 +352,7 @@ class Runner:
             remove_stale_rows(out)
             store = CallStore(out / CALLS)
             try:
-                key = run_key(got.spec, self.cfg.plan, judges)
+                key = run_key(got.spec, self.cfg.plan, judges, self.cfg.sequential)
                 done = finished_audit(store, out, key)
                 if done is not None:  # e.g. --extend that adds nothing
                     return self._already_done(done, judges)
@@ -344,6 +367,10 @@ class Runner:
                     outcome = RunOutcome.of(tally.table(), last_error, self.progress.calls_made)
                     outcome = replace(outcome, served=self.served.as_dict())
                     rows.commit()
+                if self.cfg.sequential:
+                    write_record(out, self.cfg.sequential, self.sequential)
+                else:  # the full plan now: an earlier sequential run's record no longer holds
+                    (out / RECORD).unlink(missing_ok=True)
                 store.complete(
                     Completion(
                         key,
@@ -376,7 +403,8 @@ class Runner:
             remove_stale_rows(out)
             store = CallStore(out / CALLS)
             try:
-                done = finished_audit(store, out, run_key(asked, self.cfg.plan, judges))
+                key = run_key(asked, self.cfg.plan, judges, self.cfg.sequential)
+                done = finished_audit(store, out, key)
             finally:
                 store.close()
         if done is None:
@@ -453,11 +481,16 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def run_key(spec: RunSpec, plan: PlanSpec, judges: list[Judge]) -> str:
+def run_key(
+    spec: RunSpec, plan: PlanSpec, judges: list[Judge], sequential: SequentialSpec | None = None
+) -> str:
     """The identity of an audit's rows: its spec and plan, each judge's identity (spec and
-    declared state), the paraudit version and its code (code_digest)."""
+    declared state), the paraudit version and its code (code_digest); a sequential run's rows
+    are another audit's (its rule is added; a full run's key is as before)."""
+    seq = {"sequential": sequential.as_dict()} if sequential else {}
     blob = json.dumps(
-        {
+        seq
+        | {
             "paraudit": __version__,
             "code": code_digest(),
             "spec": spec.as_dict(),

@@ -1,0 +1,92 @@
+"""The sequential stopping rule over simulated judges (stats/judge_model.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paraudit.stats.judge_model import TYPES, JudgeModel, audit_rows
+from paraudit.stats.sequential import Bounds, native_cue
+from paraudit.stats.sequential_rule import decisions, open_steps, replay
+from paraudit.stats.summary import summarize
+
+ORDER = [f"i{i}" for i in range(189)]
+
+
+def _replay(name: str, seed: int = 0, items: int = 189):  # type: ignore[no-untyped-def]
+    model, _, task = TYPES[name]
+    rows = audit_rows(model, items, np.random.default_rng(seed), task=task)
+    return rows, replay(rows, ORDER[:items])
+
+
+def test_a_perfect_judge_stops_at_the_minimum_sample_reliable() -> None:
+    rows, r = _replay("perfect")
+    assert r.items == 30 and r.settled["native"] == 30
+    assert r.last is not None and r.last.decisions["native"] == "reliable"
+    assert len(r.rows) < len(rows) / 5
+    assert all(s.items == 30 for s in r.stops.values())
+
+
+def test_a_random_judge_stops_early_at_chance_with_its_full_verdict() -> None:
+    rows, r = _replay("random", seed=1)
+    assert r.items < 189 and r.last is not None
+    assert r.last.decisions["native"] == "at chance" and not r.last.needed
+    full = summarize(rows, replicates=200, permutations=100)["verdicts"][0]["diagnosis"]
+    seq = summarize(r.rows, replicates=200, permutations=100)["verdicts"][0]["diagnosis"]
+    assert full == seq == "at chance"
+
+
+def test_a_judge_at_the_reliable_bar_is_asked_to_the_end() -> None:
+    # 78 % per answer: neither reliable nor clearly below the bar; nothing may stop it early.
+    _, r = _replay("just under the bar")
+    assert r.items == 189 and r.last is not None and "native" in r.last.needed
+    assert r.stops[("J", "pointwise", "none")].why == "plan exhausted"
+
+
+def test_cells_no_step_reads_stop_at_the_minimum_sample() -> None:
+    _, r = _replay("noise 20 %")
+    # P and O under the hard cue decide nothing in the diagnosis: asked on 30 items only.
+    assert r.stops[("P", "pointwise", "hard")].items == 30
+    assert "reads it" in r.stops[("P", "pointwise", "hard")].why
+
+
+def test_a_usable_judge_whose_components_work_keeps_them_for_the_dependence_test() -> None:
+    d = {"native": "usable", "P": "above", "O": "above"}
+    assert open_steps({**_settled(), **d}) == {"dependence"}
+    assert open_steps({**_settled(), **d, "O": "at"}) == set()
+
+
+def _settled() -> dict[str, str | None]:
+    steps = ("recoverable", "cue", "position", "order", "audio", "jt", "turns")
+    return {"native": None, "P": None, "O": None} | dict.fromkeys(steps, "no")
+
+
+def test_an_unsettled_native_reads_every_path() -> None:
+    need = open_steps(_settled() | {"recoverable": None})
+    assert {"native", "recoverable", "components"} <= need
+
+
+def test_a_behaviour_settled_present_ends_the_path() -> None:
+    d = _settled() | {"native": "at chance", "position": "yes", "order": None}
+    assert open_steps(d) == set()  # position comes before order in the diagnosis
+
+
+def test_decisions_at_the_bars() -> None:
+    def b(lo: float, hi: float) -> Bounds:
+        return Bounds(lo, hi, 50, lo, hi)
+
+    d = decisions({"J|pointwise|none": b(0.82, 0.99)}, "none", [])
+    assert d["native"] == "reliable"
+    d = decisions({"J|pointwise|none": b(0.6, 0.79)}, "none", [])
+    assert d["native"] == "usable"
+    d = decisions({"J|pointwise|none": b(0.4, 0.6)}, "none", [])
+    assert d["native"] == "at chance"
+    d = decisions({"J|pointwise|none": b(0.45, 0.7)}, "none", [])
+    assert d["native"] is None  # a skill of 15 points is not ruled out yet
+    assert native_cue(["hard", "none", "misleading"]) == "none"
+
+
+def test_a_weak_skill_outside_the_margin_is_not_stopped_as_at_chance() -> None:
+    # 70 % per answer (20 points above chance, beyond the 15-point margin): never "at chance".
+    rows = audit_rows(JudgeModel("weak", p=0.7, o=0.7, j=0.7), 189, np.random.default_rng(4))
+    r = replay(rows, ORDER)
+    assert r.last is not None and r.last.decisions["native"] != "at chance"
