@@ -99,7 +99,20 @@ BACKENDS: dict[str, Backend] = {
         ),
     )
 }
-BUILTIN_MODELS = ("random", "first", "transcript", "prosody", "drops-audio", "abstain")
+BUILTIN_MODELS = (
+    "random",
+    "first",
+    "transcript",
+    "prosody",
+    "drops-audio",
+    "abstain",
+    # The acoustic judges of the dimensions other than emotion (judges/builtin/listeners).
+    "emphasis",
+    "urgency",
+    "whisper",
+    "sarcasm",
+    "hesitation",
+)
 
 
 Spec = JudgeSpec
