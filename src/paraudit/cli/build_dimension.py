@@ -39,7 +39,10 @@ def run_dimension_build(
     voice: Path | None,
     cache: Path | None,
     seed: int,
+    *,
+    ids: list[str] | None = None,
 ) -> None:
+    """`ids`: only those texts (the demo's quick subset)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -68,6 +71,7 @@ def run_dimension_build(
             seed=seed,
             voice=None if voice is None else str(voice),
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
+            ids=ids,
         )
     console.print(
         f"{dim.name}: {report.items_written} items written, {len(report.dropped)} dropped by QC "

@@ -42,7 +42,8 @@ BACKENDS: dict[str, Backend] = {
             None,
             (),
             "offline judges: random, first, transcript, prosody, drops-audio (its audio "
-            "never arrives: the delivery check's positive control)",
+            "never arrives: the delivery check's positive control); emphasis, urgency, "
+            "whisper, sarcasm, hesitation (each hears its dimension)",
         ),
         Backend(
             "openai",
