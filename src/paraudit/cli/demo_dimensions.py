@@ -111,8 +111,7 @@ def summary_lines(done: list[DimensionDemo]) -> list[str]:
         tasks = sorted({t for _, t, _, _ in d.verdicts})
         items = {t: n for _, t, _, n in d.verdicts}
         counted = " + ".join(f"{items[t]} {t.rsplit('-', 1)[0]}" for t in tasks)
-        sketch = f" (under {SMALL_SAMPLE}: a sketch; --limit {SMALL_SAMPLE} for firm verdicts)"
-        sketch = sketch if d.small else ""
+        sketch = f" (a sketch: under {SMALL_SAMPLE} items)" if d.small else ""
         lines.append(f"  {d.name}: {counted} items{sketch}")
         width = max(len(j) for j, _, _, _ in d.verdicts)
         for judge, task, diagnosis, _ in d.verdicts:
@@ -141,6 +140,10 @@ def next_block(done: list[DimensionDemo]) -> list[str]:
     return [*lines[:-1], *more, full, lines[-1]]
 
 
-def print_lines(lines: list[str]) -> None:
+def print_lines(lines: list[str], prose: bool = False) -> None:
+    """Commands whole (they paste back as printed); prose wrapped at spaces only."""
+    from paraudit.cli.verdicts import wrap
+
     for line in lines:
-        console.print(escape(line), highlight=False, soft_wrap=True)  # commands: never broken
+        for part in wrap(line, console.width) if prose else [line]:
+            console.print(escape(part), highlight=False, soft_wrap=True)
