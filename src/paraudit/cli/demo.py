@@ -187,7 +187,7 @@ def demo_dimensions(out: Path, cache: Path | None, force: bool, name: str, limit
         write_report([run_dir], report_dir)
         done.append(dd.read_verdicts(n, dataset, report_dir))
     dd.print_lines(dd.summary_lines(done), prose=True)
-    dd.print_lines(dd.next_block(done))
+    dd.print_lines(dd.next_block(done, next_lines))
 
 
 def stage(what: str) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,11 +122,12 @@ def summary_lines(done: list[DimensionDemo]) -> list[str]:
     return lines
 
 
-def next_block(done: list[DimensionDemo]) -> list[str]:
+def next_block(
+    done: list[DimensionDemo], next_lines: Callable[[Path, Path], list[str]]
+) -> list[str]:
     """The closing "next" block: your own judge on one dimension's set, the reports, the full
-    set of a dimension, the tests — each a command that pastes back as printed."""
-    from paraudit.cli.demo import next_lines
-
+    set of a dimension, the tests — each a command that pastes back as printed. `next_lines`:
+    the emotion demo's block (cli/demo.py, which imports this module: passed, not imported)."""
     first = next((d for d in done if d.name != DEFAULT_DIMENSION), done[0])
     lines = next_lines(first.dataset, first.report)
     more = [
