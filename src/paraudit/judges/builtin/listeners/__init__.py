@@ -32,5 +32,10 @@ def listener(name: str) -> Listener:
 
 
 def judge_for(dimension: str) -> str:
-    """The acoustic built-in that hears `dimension` (builtin:prosody for emotion)."""
-    return f"builtin:{dimension}" if dimension in LISTENERS else "builtin:prosody"
+    """The acoustic built-in that hears `dimension` (builtin:prosody for emotion); a
+    dimension without one (a third party's) is a KeyError naming it."""
+    if dimension == "emotion":
+        return "builtin:prosody"
+    if dimension not in LISTENERS:
+        raise KeyError(f"no acoustic built-in judge hears {dimension!r}")
+    return f"builtin:{dimension}"
