@@ -10,10 +10,20 @@ starter set's direction check — into a fresh cache, and prints per builder:
   - the share of wall time in TTS synthesis, audio QC (measurement against neutral) and LLM
     calls (time waiting on the loopback server; the rest is parsing, assembling, writing).
 A second pass over the same cache shows what resuming a finished build costs.
+
+Per dimension: PYTHONPATH=src:. .venv/bin/python benchmarks/build.py --dimension NAME[,NAME…]|all
+    [--limit N]
+runs `build starter --dimension NAME` (its renderer, QC with one re-render, the assistant's
+responses, validation-ready dataset) for each new dimension, each from its own empty render
+cache, and prints items kept of texts, renders, wall and CPU seconds (this process and its
+children) and whether the set met the target of ≤ 180 s on 2 cores, with the load average
+before and after each (a figure measured under load is an upper bound).
 """
 
 from __future__ import annotations
 
+import os
+import resource
 import sys
 import tempfile
 import time
@@ -47,7 +57,47 @@ def run(
     }
 
 
+TARGET_S = 180.0
+"""Issue 28: each new dimension's starter set in ≤ 3 min on 2 cores from an empty cache."""
+
+
+def cpu_s() -> float:
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def dimensions(names: list[str], limit: int | None) -> None:
+    from paraudit.builders.dimension_starter import build_dimension_starter
+    from paraudit.compose.dimension_starters import starter_texts
+    from paraudit.dimensions import registry
+
+    print(f"{'dimension':10} {'items':>7} {'renders':>7} {'wall s':>7} {'CPU s':>7} "
+          f"{'≤180 s':>6}  load before → after")  # fmt: skip
+    for name in names:
+        dim = registry.get(name)
+        texts = len(starter_texts(dim)[:limit])
+        with tempfile.TemporaryDirectory() as tmp:
+            before, c0, t0 = os.getloadavg()[0], cpu_s(), time.perf_counter()
+            r = build_dimension_starter(
+                dim, Path(tmp) / "ds", limit=limit, cache_dir=Path(tmp) / "c"
+            )
+            wall, cpu, after = time.perf_counter() - t0, cpu_s() - c0, os.getloadavg()[0]
+        met = "yes" if wall <= TARGET_S else "no"
+        print(f"{name:10} {f'{r.items_written}/{texts}':>7} {r.renders:7d} {wall:7.1f} {cpu:7.1f} "
+              f"{met:>6}  {before:.1f} → {after:.1f}")  # fmt: skip
+
+
 def main() -> None:
+    if "--dimension" in sys.argv:
+        from paraudit.judges.builtin.listeners import LISTENERS
+
+        arg = sys.argv[sys.argv.index("--dimension") + 1]
+        limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else None
+        dimensions(list(LISTENERS) if arg == "all" else arg.split(","), limit)
+        return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 6
     qc = sys.argv[2] if len(sys.argv) > 2 else "scorer"
     acc = int(sys.argv[3]) if len(sys.argv) > 3 else 3

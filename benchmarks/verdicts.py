@@ -1,7 +1,7 @@
 """How often is each verdict right? A simulation study over a parametrised judge model.
 
 Run: PYTHONPATH=src python benchmarks/verdicts.py [--audits 200] [--sizes 48,189,500]
-     [--replicates 1000] [--permutations 500] [--json OUT] [--sequential]
+     [--replicates 1000] [--permutations 500] [--json OUT] [--sequential] [--dimension NAME|all]
 (--sequential: the sequential audits' study, benchmarks/sequential.py, with these options)
 
 For each scripted type of judge (`paraudit.stats.judge_model.TYPES`: skills, independent or
@@ -14,7 +14,8 @@ the verdicts' diagnoses. Prints one confusion table per size and checks issue 17
 "reliable" in ≤ 5 %, perfect judges with 10–20 % noise "reliable" or "no systematic failure
 mode" in ≥ 90 %. The bootstrap and permutation counts are lower than the report's defaults
 (10,000 and 2,000) to keep the study to minutes; the percentile ends then move by well under a
-point.
+point. `--dimension` runs each type on that dimension's task of the same kind (a type whose
+kind the dimension lacks, positional for whisper, is left out); `all`: every dimension in turn.
 """
 
 from __future__ import annotations
@@ -27,16 +28,23 @@ from collections import Counter
 
 import numpy as np
 
-from paraudit.stats.judge_model import TYPES, audit_rows
+from paraudit.dimensions import registry
+from paraudit.stats.judge_model import TYPES, audit_rows, task_in
 from paraudit.stats.summary import summarize
 
 
 def study(
-    audits: int, items: int, replicates: int, permutations: int, only: list[str] | None = None
+    audits: int,
+    items: int,
+    replicates: int,
+    permutations: int,
+    only: list[str] | None = None,
+    dimension: str = "emotion",
 ) -> dict[str, Counter[str]]:
     out: dict[str, Counter[str]] = {}
-    for t, (name, (model, _, task)) in enumerate(TYPES.items()):
-        if only and name not in only:
+    for t, (name, (model, _, emotion_task)) in enumerate(TYPES.items()):
+        task = task_in(emotion_task, dimension)
+        if (only and name not in only) or task is None:
             continue
         rng = np.random.default_rng(1000 * items + t)
         counts: Counter[str] = Counter()
@@ -91,6 +99,7 @@ def main() -> int:
     ap.add_argument("--permutations", type=int, default=500)
     ap.add_argument("--json", default=None)
     ap.add_argument("--types", default=None, help="comma-separated type names (default: all)")
+    ap.add_argument("--dimension", default="emotion", help="a dimension's tasks, or all")
     ap.add_argument("--sequential", action="store_true",
                     help="the sequential audits' study (benchmarks/sequential.py)")  # fmt: skip
     args, rest = ap.parse_known_args()
@@ -106,19 +115,22 @@ def main() -> int:
         ap.error(f"unrecognized arguments: {' '.join(rest)}")
     report: dict[str, object] = {}
     passed = True
-    for size in (int(x) for x in args.sizes.split(",")):
+    dims = registry.names() if args.dimension == "all" else [args.dimension]
+    for dim, size in ((d, int(x)) for d in dims for x in args.sizes.split(",")):
         t0 = time.perf_counter()
         only = args.types.split(",") if args.types else None
-        results = study(args.audits, size, args.replicates, args.permutations, only)
+        results = study(args.audits, size, args.replicates, args.permutations, only, dim)
         took = time.perf_counter() - t0
-        print(f"\n## {size} items, {args.audits} audits per type ({took:.0f} s)\n")
+        where = "" if len(dims) == 1 else f"{dim}: "
+        print(f"\n## {where}{size} items, {args.audits} audits per type ({took:.0f} s)\n")
         print("\n".join(table(results, args.audits)))
         checks = targets(results, args.audits)
         for what, ok, detail in checks:
             print(f"- {'PASS' if ok else 'FAIL'} {what} ({detail})")
         if size == 189:
-            passed = all(ok for _, ok, _ in checks)
-        report[str(size)] = {n: dict(c) for n, c in results.items()}
+            passed = passed and all(ok for _, ok, _ in checks)
+        key = str(size) if len(dims) == 1 else f"{dim}/{size}"
+        report[key] = {n: dict(c) for n, c in results.items()}
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)

@@ -175,6 +175,26 @@ def starter_small(tmp_path_factory: pytest.TempPathFactory, render_cache: Path) 
     return built_once(tmp_path_factory, "starter-small", make) / "ds"
 
 
+DIMENSION_LIMIT = 4
+"""Texts per new dimension in `dimension_small`: few renders, both values of each."""
+
+
+def dimension_small(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A real `build starter --dimension NAME --limit 4` set, built once per test run for every
+    worker and module that asks (renders shared through one cache); read-only for the tests."""
+    from paraudit.builders.dimension_starter import build_dimension_starter
+    from paraudit.dimensions import registry
+
+    def make(folder: Path) -> None:
+        cache = shared_root(tmp_path_factory) / "render-cache"
+        cache.mkdir(exist_ok=True)
+        build_dimension_starter(
+            registry.get(name), folder / "ds", limit=DIMENSION_LIMIT, cache_dir=cache
+        )
+
+    return built_once(tmp_path_factory, f"dimension-{name}", make) / "ds"
+
+
 # Fixtures whose tests must share one worker: the builds from the sample sources (one chat
 # server and render run each, tests/builders/conftest.py) and the one local Ray cluster
 # (two would fight for the two cores).

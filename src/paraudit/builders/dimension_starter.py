@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,6 +100,23 @@ class _Writer:
         return rel
 
 
+def quick_dimension_ids(dim: Dimension, n: int, seed: int = 0) -> list[str]:
+    """`n` of `dim`'s starter texts for a quick demo, stratified by the branch coin (`seed`'s
+    `branch_swaps`): as many with the reference value in branch 0 as with the other (one more
+    of the larger side when `n` is odd), each side spread evenly over the bundled file rather
+    than its first texts."""
+    ids = [t.id for t in starter_texts(dim)]
+    swaps = branch_swaps({dim.name: ids}, seed)
+    sides = [[i for i in ids if i in swaps], [i for i in ids if i not in swaps]]
+    sides.sort(key=len, reverse=True)
+    want = [(n + 1) // 2, n // 2]
+    chosen: set[str] = set()
+    for side, k in zip(sides, want, strict=True):
+        k = min(k, len(side))
+        chosen.update(side[round(j * len(side) / k)] for j in range(k))
+    return [i for i in ids if i in chosen]
+
+
 def default_voice(dim: Dimension) -> str:
     return DEFAULT_VOICES.get(dim.name, "joe")
 
@@ -169,16 +186,18 @@ def build_dimension_starter(
     voices: tuple[str, ...] | None = None,
     conditions: tuple[str, ...] = (),
     on_progress: Callable[[int, int], None] | None = None,
+    ids: Collection[str] | None = None,
 ) -> DimensionBuildReport:
     """Render, check and write `dim`'s starter set to `out` (atomically); `voices` and
-    `conditions` add invariance twins (module docstring)."""
+    `conditions` add invariance twins (module docstring). `ids` keeps only those texts (the
+    demo's stratified subset, `quick_dimension_ids`); `limit` then applies."""
     from paraudit.render.profiles import profile_for
     from paraudit.render.renderer import Renderer
 
     t0 = time.perf_counter()
     render = registry.renderer(dim)
     qc = registry.qc_rule(dim)
-    texts = starter_texts(dim)[:limit]
+    texts = [t for t in starter_texts(dim) if ids is None or t.id in ids][:limit]
     voice = voices[0] if voices else voice or default_voice(dim)
     values = [v.name for v in dim.values]
     ref = values[0]

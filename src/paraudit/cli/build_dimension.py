@@ -86,7 +86,10 @@ def run_dimension_build(
     seed: int,
     voices: tuple[str, ...] | None = None,
     conditions: tuple[str, ...] = (),
+    *,
+    ids: list[str] | None = None,
 ) -> None:
+    """`ids`: only those texts (the demo's quick subset)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -117,6 +120,7 @@ def run_dimension_build(
             voices=voices,
             conditions=conditions,
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
+            ids=ids,
         )
     console.print(
         f"{dim.name}: {report.items_written} items written, {len(report.dropped)} dropped by QC "

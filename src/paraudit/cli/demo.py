@@ -18,6 +18,7 @@ from paraudit.cli.outputs import refuse_inside_dataset, refuse_inside_run
 from paraudit.cli.run import execute, print_summary
 from paraudit.cli.verdicts import print_null_audio, print_report_path, print_verdicts
 from paraudit.compose.starter import quick_ids
+from paraudit.dimensions.registry import DimensionError
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import MANIFEST, foreign_entries, refuse_foreign
 from paraudit.items.guard import OutputLock, guard_output, is_dataset, is_run
@@ -103,9 +104,29 @@ def demo(
         help="Every starter item (82; OUT/starter-full, run-full, report-full) instead of the "
         "quick stratified 28 (4 per single-turn pair, 12 dialogues).",
     ),
+    dimension: str | None = typer.Option(
+        None,
+        "--dimension",
+        metavar="NAME",
+        help="Audit one dimension's small starter subset (`paraudit dimensions`), or `all`: "
+        "each in OUT/NAME/, with its acoustic built-in judge.",
+    ),
+    limit: int = typer.Option(
+        8,
+        "--limit",
+        min=1,
+        max=40,
+        metavar="N",
+        help="With --dimension: items per dimension (emotion: half single-turn, half positional).",
+    ),
 ) -> None:
     """The offline demo audit: starter set × four built-in judges × every probe and cue (and
     builtin:prosody again with its clips joined), ending with the diagnostic report."""
+    if dimension is not None:
+        if full:  # a usage mistake, exit 2 like every --dimension mistake
+            raise DimensionError("--full is the emotion demo's; with --dimension use --limit N")
+        demo_dimensions(out, cache, force, dimension, limit)
+        return
     parts = FULL if full else QUICK
     dataset, run_dir, report_dir = (out / p for p in parts)
     if check_demo_folder(out, cache, force, parts):
@@ -137,6 +158,36 @@ def demo(
     print_report_path(report)
     for line in next_lines(dataset, report):
         console.print(escape(line), highlight=False, soft_wrap=True)  # commands: never broken
+
+
+def demo_dimensions(out: Path, cache: Path | None, force: bool, name: str, limit: int) -> None:
+    """`--dimension NAME|all` (cli/demo_dimensions.py): per dimension a small subset, four
+    built-in judges, a report; then the verdicts per dimension and the next block."""
+    from paraudit.cli import demo_dimensions as dd
+
+    names = dd.wanted(name)
+    reuse = {n: check_demo_folder(out, cache, force, dd.parts_of(n)) for n in names}
+    done = []
+    for k, n in enumerate(names, start=1):
+        dataset, run_dir, report_dir = (out / p for p in dd.parts_of(n))
+        judges = dd.judges_for(n)
+        # A progress line per step, terminal or not: a multi-dimension demo runs for minutes.
+        console.print(escape(f"[{k}/{len(names)}] {n}"), style="bold", highlight=False)
+        if reuse[n]:
+            console.print(f"reusing {escape(str(dataset))}", highlight=False, soft_wrap=True)
+        else:
+            note = f"nothing was written to {dataset}; renders made so far are cached: rerun"
+            stage(f"{n}: building its subset (its renderer and QC; cached renders reused)")
+            with OutputLock(out, "--out"), stoppable(note):
+                dd.build(n, dataset, limit, cache)
+        stage(f"{n}: auditing {', '.join(judges)} on every probe, protocol and cue")
+        plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
+        execute(RunConfig(dataset, judges, run_dir, plan, concurrency=16))
+        stage(f"{n}: writing the report (item-level bootstrap)")
+        write_report([run_dir], report_dir)
+        done.append(dd.read_verdicts(n, dataset, report_dir))
+    dd.print_lines(dd.summary_lines(done), prose=True)
+    dd.print_lines(dd.next_block(done, next_lines))
 
 
 def stage(what: str) -> None:

@@ -42,7 +42,8 @@ BACKENDS: dict[str, Backend] = {
             None,
             (),
             "offline judges: random, first, transcript, prosody, drops-audio (its audio "
-            "never arrives: the delivery check's positive control)",
+            "never arrives: the delivery check's positive control); emphasis, urgency, "
+            "whisper, sarcasm, hesitation (each hears its dimension)",
         ),
         Backend(
             "openai",
@@ -99,7 +100,20 @@ BACKENDS: dict[str, Backend] = {
         ),
     )
 }
-BUILTIN_MODELS = ("random", "first", "transcript", "prosody", "drops-audio", "abstain")
+BUILTIN_MODELS = (
+    "random",
+    "first",
+    "transcript",
+    "prosody",
+    "drops-audio",
+    "abstain",
+    # The acoustic judges of the dimensions other than emotion (judges/builtin/listeners).
+    "emphasis",
+    "urgency",
+    "whisper",
+    "sarcasm",
+    "hesitation",
+)
 
 
 Spec = JudgeSpec

@@ -113,7 +113,9 @@ def audit_rows(
 def _item_rows(
     model: JudgeModel, item: str, rng: np.random.Generator, task: str, cues: tuple[str, ...]
 ) -> list[Row]:
-    positional = task != "single-turn-emotions"
+    # Any dimension's single-turn task ('single-turn-whisper') has one human turn: the rows
+    # are the same whatever the dimension, only the task name (and so the words) differs.
+    positional = not task.startswith("single-turn-")
     rows: list[Row] = []
     fails = rng.random() < model.item_failure
     prefer = int(rng.random() < 0.5)  # the branch a text-only reader prefers
@@ -236,3 +238,15 @@ TYPES: dict[str, tuple[JudgeModel, frozenset[str], str]] = {
     ]
 }  # fmt: skip
 """Type name → (judge model, the diagnoses that are right for it, task shape)."""
+
+
+def task_in(task: str, dimension: str) -> str | None:
+    """A study type's task (written for emotion) as `dimension`'s task of the same kind; None
+    where the dimension has no items of that kind (whisper has no positional items). Every
+    dimension's values are two per question, so only the task name changes: the verdict's
+    words (stats/verdict_text.py reads the dimension from it), not the rows."""
+    from paraudit.dimensions import registry
+
+    dim = registry.get(dimension)
+    kind = "single-turn" if task.startswith("single-turn-") else "positional"
+    return dim.task_for(kind) if kind in dim.item_kinds else None

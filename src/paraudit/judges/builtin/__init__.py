@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 def make_builtin(spec: str, s: Spec) -> Judge:
     from paraudit.judges.builtin.drops_audio import DropsAudioJudge
+    from paraudit.judges.builtin.listeners import LISTENERS, listener
+    from paraudit.judges.builtin.listeners.base import ListenerJudge
     from paraudit.judges.builtin.prosody import ProsodyJudge
     from paraudit.judges.builtin.simple import (
         AbstainJudge,
@@ -30,6 +32,8 @@ def make_builtin(spec: str, s: Spec) -> Judge:
         "drops-audio": DropsAudioJudge,
         "abstain": AbstainJudge,
     }
+    if s.model in LISTENERS:  # a dimension's acoustic judge (builtin:whisper, …)
+        return ListenerJudge(listener(s.model), s, s.options)
     if s.model not in table:
         raise ParauditError(
             f"unknown builtin judge '{s.model}' (known: {', '.join(BUILTIN_MODELS)})"

@@ -1,0 +1,99 @@
+"""builtin:emphasis — hears which word carries the sentence stress.
+
+Perception: an accent curve over the clip (F0 in semitones above the clip's median, /3, plus
+intensity in dB above its median, /6 — the emphasis QC's two peaks, qc/emphasis.py) and each
+word's place in time. The judge has no aligner: it spreads the transcript's words over the
+sounding span in proportion to their letters (a stand-in for their phones) and takes each
+word's top of the curve inside the middle of its share. P offers two words: the one with the
+higher top is heard as stressed; J offers none: the word with the highest top of all.
+Adjacent focus words ("say SHE took") are where the estimate can slip.
+Mapping: stress on a word contrasts it with an alternative, and the reply that answers that
+contrast names the word first ("Rome, not Milan"; the user's "my" as "your"): the response
+that mentions the stressed word earliest fits (the shorter one on a tie, never a position).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paraudit.dimensions.base import RenderedClip
+from paraudit.judges.builtin.listeners.base import Listener, Measures, words_of
+from paraudit.qc.acoustics import _silence_mask, clean_pitch
+
+EDGE_SHARE = 0.15
+"""Each side of a word's estimated share left out: where the estimate is least sure."""
+
+
+def _tokens(text: str) -> list[str]:
+    return [w.strip(".,!?;:\"'").lower() for w in text.split()]
+
+
+def _windows(x: np.ndarray, rate: int, words: list[str]) -> list[tuple[float, float]]:
+    silent, step = _silence_mask(x, rate)
+    sounding = np.flatnonzero(~silent)
+    if sounding.size == 0:
+        return [(0.0, 0.0)] * len(words)
+    a, b = float(sounding[0] * step), float((sounding[-1] + 1) * step)
+    weight = np.array([max(1, sum(c.isalnum() for c in w)) + 1 for w in words], dtype=float)
+    edges = a + (b - a) * np.concatenate([[0.0], np.cumsum(weight) / weight.sum()])
+    out = []
+    for s, e in zip(edges[:-1], edges[1:], strict=True):
+        trim = (e - s) * EDGE_SHARE
+        out.append((float(s + trim), float(e - trim)))
+    return out
+
+
+# The assistant answers the user: the user's "my" is its "your".
+ADDRESSED = {"i": "you", "my": "your", "me": "you", "we": "you", "our": "your", "us": "you"}
+
+
+def _stem(word: str) -> str:
+    return word[:4] if len(word) > 4 else word
+
+
+class EmphasisListener(Listener):
+    dimension = "emphasis"
+
+    def measure(self, clip: RenderedClip, text: str) -> Measures:
+        import parselmouth
+
+        x = np.asarray(clip.samples, dtype=np.float64)
+        rate = clip.rate
+        intensity = parselmouth.Sound(x, rate).to_intensity(75.0)
+        it, iv = intensity.xs(), intensity.values[0]
+        pt, f0 = clean_pitch(x, rate)
+        grid = np.arange(0.0, len(x) / rate, 0.01)
+        level = np.interp(grid, it, iv) - float(np.median(iv))
+        curve = level / 6.0
+        if f0.size:
+            st = 12 * np.log2(f0)
+            pitch = np.interp(grid, pt, st - float(np.median(st)), left=0.0, right=0.0)
+            voiced = (grid >= pt[0]) & (grid <= pt[-1])
+            curve = curve + np.where(voiced, pitch, 0.0) / 3.0
+        tops: Measures = {}
+        for i, (s, e) in enumerate(_windows(x, rate, _tokens(text))):
+            inside = (grid >= s) & (grid <= e)
+            tops[f"accent_{i}"] = float(curve[inside].max()) if inside.any() else -np.inf
+        return tops
+
+    def _word_top(self, m: Measures, words: list[str], word: str) -> float:
+        want = word.strip(".,!?;:\"'").lower()
+        tops = [m[f"accent_{i}"] for i, w in enumerate(words) if w == want]
+        return max(tops) if tops else -np.inf
+
+    def choose(self, m: Measures, mean: Measures, options: dict[str, str], text: str) -> str:
+        words = _tokens(text)
+        return max(options, key=lambda k: self._word_top(m, words, options[k]))
+
+    def perceive(self, m: Measures, mean: Measures, text: str) -> str:
+        words = _tokens(text)
+        best = max(range(len(words)), key=lambda i: m.get(f"accent_{i}", -np.inf))
+        return words[best]
+
+    def fit(self, response: str, value: str, heard: str) -> float:
+        w = words_of(response)
+        word = value.strip(".,!?;:\"'").lower()
+        stem = _stem(ADDRESSED.get(word, word))
+        first = next((i for i, x in enumerate(w) if _stem(x) == stem), None)
+        named = 0.0 if first is None else 1.0 / (1 + first)
+        return named - 0.001 * len(w)
