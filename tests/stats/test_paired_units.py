@@ -31,6 +31,9 @@ def _audit(name: str, j: float, seed: int, items: int = 24) -> list[StatRow]:
 def test_a_run_without_twins_or_pairs_has_none_of_their_sections() -> None:
     raw = summarize(_audit("m", 0.9, 0) + _audit("n", 0.6, 1), replicates=100)
     assert not set(PAIRED) & set(raw)
+    assert set(PAIRED) == S.OPTIONAL
+    for rows in (_audit("m", 0.9, 0), []):  # every other section is there, even with no row
+        assert set(S.SECTIONS) - S.OPTIONAL <= set(summarize(rows, replicates=50))
 
 
 def test_joined_section_is_the_side_by_side_of_the_pair() -> None:

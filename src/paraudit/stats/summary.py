@@ -117,6 +117,8 @@ CORE_SECTIONS = (
 SECTIONS = CORE_SECTIONS + tuple(s for a in ANALYSES for s in a.sections)
 """Every section summarize() writes: the core's, then each registered analysis's (an
 `optional` one only when it holds records)."""
+OPTIONAL = frozenset(s for a in ANALYSES if a.optional for s in a.sections)
+"""Sections written only when they hold records (absent from summaries of other runs)."""
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
 
@@ -655,7 +657,8 @@ def _summarize(
     permutations: int, delivery: Mapping[tuple[str, str], DeliveryCell],
     attributes: Attributes, twins: Mapping[tuple[str, str], Iterable[Row]], runs: Runs | None,
 ) -> dict[str, Any]:  # fmt: skip
-    out: dict[str, Any] = {s: [] for s in CORE_SECTIONS}
+    # Every section, even with no group (an `optional` one only once it has records: _put).
+    out: dict[str, Any] = {s: [] for s in SECTIONS if s not in OPTIONAL}
     intervals = 0
     judges: set[str] = set()
     for judge, task, rs in groups:
