@@ -4,7 +4,11 @@ there, and the invariance habits stay out of the cascade."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -121,3 +125,21 @@ def test_a_group_unit_gated_by_an_input_is_not_started_without_it(
     monkeypatch.setattr(S, "ANALYSES", (*S.ANALYSES, unit))
     raw = summarize(_audit("a", 0.9, 0), replicates=50)  # no delivery cells given
     assert started == [] and "gated" not in raw
+
+
+def test_a_summary_without_pairs_imports_no_comparison_module() -> None:
+    """The comparisons need all of scipy.stats (stats.compare, stats.generator_bias): a summary
+    whose runs hold no pair must not pay to import them (benchmarks/stats.py's CPU budget)."""
+    code = (
+        "import sys\n"
+        "from paraudit.stats.summary import summarize\n"
+        "from tests.stats.test_paired_units import _audit\n"
+        "summarize(_audit('m', 0.9, 0), replicates=20)\n"
+        "print(sorted(m for m in ('paraudit.stats.compare', 'paraudit.stats.generator_bias',"
+        " 'scipy.stats._stats_py') if m in sys.modules))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), str(root)])}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, cwd=root)  # fmt: skip
+    assert out.stdout.strip() == "[]"
