@@ -18,6 +18,7 @@ from paraudit.stats.judge_model import JudgeModel, audit_rows
 from paraudit.stats.summary import SCHEMA, SECTIONS, summarize
 from paraudit.stats.summary_model import SCHEMA_FILE, Summary, json_schema
 from tests.stats.synthetic import result_line
+from tests.stats.test_invariance import pitch_follower, rows_of
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +35,8 @@ def raw() -> dict[str, Any]:
              if r.probe == "J" and r.protocol == "pointwise"]  # fmt: skip
     # A judge sampled 5 times per question fills self_consistency.
     rows += audit_rows(JudgeModel("sampled", p=0.8, o=0.8, j=0.7, samples=5), 12, rng)
+    # A judge on an invariance set (originals and their twins) fills invariance(_voices).
+    rows += [r._replace(judge="twinned") for r in rows_of(pitch_follower, 12)]
     # Calls that sent audio, every other one with the provider's count (the delivery section).
     counted = {"prompt_tokens_details": {"audio_tokens": 20}, "audio_sent_s": 2.0}
     calls = [ResultRow.model_validate({**result_line(r), "audio_sent_sha256": ["0" * 64],
@@ -42,7 +45,9 @@ def raw() -> dict[str, Any]:
     return summarize(rows, replicates=200, permutations=100, delivery=tally_rows(calls).cells())
 
 
-UNTYPED = {"strata", "reask", "text_dominance", "ties", "conflict"}
+UNTYPED = {
+    "strata", "reask", "text_dominance", "ties", "conflict", "generator_bias", "scaffold", "joined",
+}  # fmt: skip
 
 
 def test_every_section_is_filled_and_typed(raw: dict[str, Any]) -> None:
@@ -52,6 +57,8 @@ def test_every_section_is_filled_and_typed(raw: dict[str, Any]) -> None:
     # (both plain records, not typed yet); text dominance the misleading cue and ties the ties
     # preset, conflict the dataset's conflict items: these rows have none of them
     # (tests/stats/test_pressure*.py, test_ties_run.py, test_conflict*.py).
+    # The comparisons of judge pairs or runs are plain records too, and need the pair
+    # (tests/stats/test_paired_units.py).
     for name in (n for n in SECTIONS if n not in UNTYPED):
         records = getattr(s, name)
         assert records, name  # each model is exercised by real records, not only declared

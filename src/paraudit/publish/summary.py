@@ -7,7 +7,6 @@ from pathlib import Path
 
 from paraudit.errors import ParauditError
 from paraudit.runfolder.names import RESULTS
-from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.rowgroups import RowGroups, read_groups
 from paraudit.stats.summary import summarize_groups
 from paraudit.stats.summary_model import Summary
@@ -35,6 +34,8 @@ def run_summary(
         replicates=replicates,
         seed=seed,
         delivery=g.delivery.cells(),
+        twins=g.twins,
+        # No `runs`: a card's summary is one run's figures as cards have always held them,
+        # without the report's comparisons of judge pairs (joined clips, scaffold).
     )
-    attach(raw, invariance_sections(g.with_twins(), replicates=replicates, seed=seed))
     return Summary.of(raw)

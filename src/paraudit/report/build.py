@@ -10,22 +10,22 @@ from paraudit.report import html
 from paraudit.report import tables as T
 from paraudit.report.context import ReportContext, render_part
 from paraudit.report.delivery import delivery_lines
-from paraudit.report.generators import generator_part
-from paraudit.report.invariance import invariance_part
-from paraudit.report.joined import joined_part
 from paraudit.report.overview import attention
 from paraudit.report.pressure import pressure_lines
-from paraudit.report.scaffold import scaffold_part
 from paraudit.report.served import served_lines
 from paraudit.runfolder.labels import run_labels
 from paraudit.stats.analyses import ANALYSES
-from paraudit.stats.invariance import attach, invariance_sections
+from paraudit.stats.analysis import Runs
 from paraudit.stats.rowgroups import RowGroups, merge_runs, read_groups
 from paraudit.stats.sequential_record import annotate as annotate_sequential
 from paraudit.stats.statrow import StatRow
 from paraudit.stats.strata import read_attributes
 from paraudit.stats.summary import SECTIONS, summarize_groups
 from paraudit.stats.summary_model import Summary
+
+WHOLE = frozenset(a.name for a in ANALYSES if a.across)
+"""Sections without a full_*.csv table: a comparison of groups or runs is nested, and its part
+writes it whole as its own JSON file (joined.json, scaffold.json, generators.json)."""
 
 
 def load_groups(run_dirs: list[Path], labels: list[str] | None = None) -> RowGroups:
@@ -58,9 +58,10 @@ def write_report(
         seed=seed,
         delivery=groups.delivery.cells(),
         attributes=read_attributes(run_dirs),
+        twins=groups.twins,
+        runs=Runs(tuple(groups.judges), groups.rows, tuple(run_dirs)),
     )
     annotate_sequential(raw, run_dirs)  # a sequential run's verdicts say it stopped early
-    attach(raw, invariance_sections(groups.with_twins(), replicates=replicates, seed=seed))
     summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
     earlier = _owned_files(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -87,9 +88,7 @@ def write_report(
         md += [f"\n## {T.TITLES[name]}\n", T.markdown(table)]
         tex.append(T.latex(table, T.TITLES[name]))
     for key in SECTIONS:
-        T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
-    for key in ("invariance", "invariance_voices"):  # runs on an invariance set only
-        if summary.section(key):
+        if key in summary.model_fields_set and key not in WHOLE:
             T.write_csv(out / "tables" / f"full_{key}.csv", T.flat_table(summary.section(key)))
     (out / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     (out / "tables.tex").write_text("\n".join(tex), encoding="utf-8")
@@ -99,26 +98,17 @@ def write_report(
         "heatmaps": F.heatmaps(summary, figdir),
         "accuracy": F.accuracy_bars(summary, figdir),
     }
-    # Two runs on two generators' sets also get the generator-bias section; a judge beside its
-    # scaffold, the mitigation section (neither is a registered unit yet: they read pairs of
-    # runs, not one group's rows); then every registered analysis's part, in registry order.
+    # Every registered analysis's part, in registry order.
     ctx = ReportContext(summary, out, figdir, tuple(run_dirs), groups, replicates, seed)
-    extras = [
-        part
-        for part in (
-            generator_part(run_dirs, out, replicates=replicates, seed=seed),
-            scaffold_part(groups, run_dirs, out, replicates=replicates, seed=seed),
-            joined_part(groups, out, replicates=replicates, seed=seed),  # one judge both ways
-            *(render_part(a, ctx) for a in ANALYSES),
-        )
-        if part
-    ]
+    parts = {a.name: render_part(a, ctx) for a in ANALYSES}
+    lead = parts.pop("invariance", None)  # an invariance run leads with its own audit
+    extras = [part for part in parts.values() if part]
     page = html.render(
         summary,
         {k: v for k, v in figures.items() if v},
         [str(d) for d in run_dirs],
         extra=extras,
-        lead=invariance_part(summary, figdir),  # an invariance run leads with its own audit
+        lead=lead,
     )
     (out / "report.html").write_text(page, encoding="utf-8")
     _clear_stale(earlier)

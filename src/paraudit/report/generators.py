@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 from html import escape
-from pathlib import Path
 from typing import Any
 
-from paraudit.stats.generator_bias import check_runs, points, ranking_line
+from paraudit.report.context import Part, ReportContext
+from paraudit.stats.generator_bias import points, ranking_line
 
 COLOURS = ("#4e79a7", "#f28e2b")  # set A, set B
 CSS = (
@@ -75,17 +75,15 @@ def panel(result: dict[str, Any]) -> str:
     )
 
 
-Part = tuple[str, str, str, str]
-"""(anchor, title, note, body) of a collapsed report section (html.render's `extra`)."""
-
-
-def generator_part(runs: list[Path], out: Path, *, replicates: int, seed: int) -> Part | None:
-    """The report's generator-bias section when the runs call for one (else None); its numbers
-    go to OUT/generators.json (the result `compare --generators --out` writes)."""
-    result = check_runs(runs, replicates=replicates, seed=seed)
-    if result is None:
+def registered_part(ctx: ReportContext) -> Part | None:
+    """The generator-bias section when the runs call for one (summary.json's `generator_bias`
+    record, stats/paired_units.py), else None; its numbers also go to OUT/generators.json (the
+    result `compare --generators --out` writes)."""
+    records = ctx.summary.section("generator_bias")
+    if not records:
         return None
-    (out / "generators.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    result = records[0]
+    (ctx.out / "generators.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     cells = len(result["cells"])
     note = f"{cells} task × protocol × cue cell{'s' * (cells != 1)}"
     return ("generator-bias", "Generator bias", note, panel(result))

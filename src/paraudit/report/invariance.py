@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paraudit.report.context import ReportContext
 from paraudit.report.figures import _plt, _save
 from paraudit.report.labels import short_labels
 from paraudit.stats.summary_model import InvarianceFlip, Share, Summary, VoiceAccuracy
@@ -169,4 +170,16 @@ def invariance_line(summary: Summary) -> str | None:
     )
 
 
-__all__ = ["TITLE", "flip_figure", "invariance_line", "invariance_part", "voice_table"]
+def registered_part(ctx: ReportContext) -> tuple[str, str, str, str] | None:
+    """invariance_part as the registry calls it (stats/paired_units.py)."""
+    return invariance_part(ctx.summary, ctx.figdir)
+
+
+__all__ = [
+    "TITLE",
+    "flip_figure",
+    "invariance_line",
+    "invariance_part",
+    "registered_part",
+    "voice_table",
+]

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import json
 from html import escape
-from pathlib import Path
 from typing import Any
 
-from paraudit.stats.joined import joined_pairs, side_by_side
-from paraudit.stats.rowgroups import RowGroups
+from paraudit.report.context import Part, ReportContext
 
 TITLE = "Harness: the same judge with its clips separate and joined"
 JSON = "joined.json"
@@ -21,17 +19,13 @@ def _pct(x: float | None, signed: bool = False) -> str:
     return f"{100 * x:+.1f} pp" if signed else f"{100 * x:.1f} %"
 
 
-def joined_part(
-    groups: RowGroups, out: Path, *, replicates: int, seed: int
-) -> tuple[str, str, str, str] | None:
-    """The section when the runs hold a judge both ways (else None), as html.render's `extra`
-    takes it; its numbers go to OUT/joined.json."""
-    if not joined_pairs(groups.judges):
-        return None
-    records = side_by_side(groups.rows(), replicates=replicates, seed=seed)
+def registered_part(ctx: ReportContext) -> Part | None:
+    """The section when the runs hold a judge both ways (summary.json's `joined` records,
+    stats/paired_units.py), else None; its numbers also go to OUT/joined.json."""
+    records = ctx.summary.section("joined")
     if not records:
         return None
-    (out / JSON).write_text(json.dumps(records, indent=2) + "\n", encoding="utf-8")
+    (ctx.out / JSON).write_text(json.dumps(records, indent=2) + "\n", encoding="utf-8")
     pairs = len({r["joined"] for r in records})
     return ("joined", TITLE, f"{pairs} judge{'s' * (pairs != 1)} both ways", section(records))
 
@@ -74,4 +68,4 @@ def section(records: list[dict[str, Any]]) -> str:
     )
 
 
-__all__ = ["JSON", "TITLE", "joined_part", "section"]
+__all__ = ["JSON", "TITLE", "registered_part", "section"]

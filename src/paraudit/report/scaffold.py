@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 from html import escape
-from pathlib import Path
 from typing import Any
 
-from paraudit.stats.rowgroups import RowGroups
-from paraudit.stats.scaffold import calls_per_answer, scaffold_pairs, side_by_side
+from paraudit.report.context import Part, ReportContext
 from paraudit.stats.states import GROUP_COLOURS, GROUPS
 
 TITLE = "Mitigation: judge and scaffold side by side"
@@ -49,19 +47,14 @@ def _calls(x: float | None) -> str:
     return "–" if x is None else f"{x:.2f}"
 
 
-def scaffold_part(
-    groups: RowGroups, runs: list[Path], out: Path, *, replicates: int, seed: int
-) -> tuple[str, str, str, str] | None:
-    """The report's mitigation section when the runs hold a judge and its scaffold (else
-    None), as html.render's `extra` takes it; its numbers go to OUT/scaffold.json."""
-    if not scaffold_pairs(groups.judges):
-        return None
-    records = side_by_side(
-        groups.rows(), calls=calls_per_answer(runs), replicates=replicates, seed=seed
-    )
+def registered_part(ctx: ReportContext) -> Part | None:
+    """The mitigation section when the runs hold a judge and its scaffold (summary.json's
+    `scaffold` records, stats/paired_units.py), else None; its numbers also go to
+    OUT/scaffold.json."""
+    records = ctx.summary.section("scaffold")
     if not records:
         return None
-    (out / "scaffold.json").write_text(json.dumps(records, indent=2) + "\n", encoding="utf-8")
+    (ctx.out / "scaffold.json").write_text(json.dumps(records, indent=2) + "\n", encoding="utf-8")
     note = f"{len(records)} judge × task pair{'s' * (len(records) != 1)}"
     return ("scaffold", TITLE, note, section(records))
 
@@ -103,4 +96,4 @@ def section(records: list[dict[str, Any]]) -> str:
     )
 
 
-__all__ = ["TITLE", "scaffold_part", "section"]
+__all__ = ["TITLE", "registered_part", "section"]

@@ -9,8 +9,8 @@ name has a section there).
 
 The core (`summary._Group`: accuracy, differences, states and dependence, position, order,
 behaviour rates, perception by turn) is not registered: the cascade reads it directly.
-Invariance, joined clips, generator bias and the scaffold are computed from other inputs (twin
-items, pairs of runs) and are not units yet.
+The first four read twin items or pairs of runs (stats/paired_units.py; the protocol's
+`input`, `across` and `aside`); their order here is the report's order of sections.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from paraudit.stats.accounting import ACCOUNTING
 from paraudit.stats.analysis import Analysis
 from paraudit.stats.conflict import CONFLICT
+from paraudit.stats.paired_units import GENERATOR_BIAS, INVARIANCE, JOINED, SCAFFOLD
 from paraudit.stats.pressure import TEXT_DOMINANCE
 from paraudit.stats.reask import REASK
 from paraudit.stats.served import SERVED
@@ -26,6 +27,10 @@ from paraudit.stats.strata import STRATA
 from paraudit.stats.ties import TIES
 
 ANALYSES: tuple[Analysis, ...] = (
+    GENERATOR_BIAS,
+    SCAFFOLD,
+    JOINED,
+    INVARIANCE,
     ACCOUNTING,
     NULL_AUDIO,
     DELIVERY,

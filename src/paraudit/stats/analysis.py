@@ -12,13 +12,35 @@ counts and small tuples, never the rows themselves: the report runs over 300,000
 values, each with `judge`, `task` and `items`), `behaviours(records, ctx)` names what the verdict
 should say, and `report` (a dotted name, loaded lazily: report/ sits above stats/) renders the
 section for the HTML and Markdown report.
+
+Analyses that read more than one group's rows extend this in three ways, each a field of
+`Analysis` (stats/paired_units.py has all four such units):
+
+- `input`: twin items. The invariance audit reads a group's rows *and* its twins' rows (items
+  whose audio changed one irrelevant property, kept out of every other figure): the twins come
+  in through `GroupContext.inputs[input]`, and the unit is started only for groups that have
+  them, so a run without twins pays nothing for it.
+- `across`: pairs of groups or of runs (a judge with its clips separate and joined, a judge and
+  its scaffold, two runs on two generators' sets). Such a unit is started once per summary,
+  after every group, with judge and task ''; it is fed no rows, and its `records(ctx)` read
+  `ctx.inputs['runs']`, a `Runs`: every judge, a second pass over the rows (taken only when
+  its pair is there) and the run folders. Its records name their pair instead of a judge ×
+  task, and raise no verdict behaviour.
+- `aside`: behaviours that stay out of the cascade. The invariance audit's habits are about
+  twins, not the items the diagnosis and headline judge: they are added after the verdict's
+  behaviours and its text, as "<aside>: …; ….".
+
+A unit may also write more than one section (`companions`: its tally's `companions()` gives
+their records after `records(ctx)`), and a section absent from summaries before it became a unit
+stays absent while it has no records (`optional`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
 
 from paraudit.stats.model import Behaviour
 from paraudit.stats.statrow import StatRow
@@ -51,6 +73,18 @@ class GroupContext:
     dataset the run recorded: result rows do not carry item attributes."""
 
 
+@dataclass(frozen=True)
+class Runs:
+    """What an `across` unit reads (`GroupContext.inputs['runs']`)."""
+
+    judges: tuple[str, ...]
+    rows: Callable[[], Iterable[StatRow]]
+    """Every row of the original items again: a second pass, taken only by a unit whose pair
+    of judges is in `judges`."""
+    folders: tuple[Path, ...] = ()
+    """The run folders (a report's); empty when the rows came from elsewhere."""
+
+
 class Tally(Protocol):
     """Row-by-row counts of one analysis for one judge × task. A tally whose figures come from
     elsewhere (`GroupContext.inputs`) may set a class attribute `reads_rows = False`: it is
@@ -61,6 +95,26 @@ class Tally(Protocol):
 
     def records(self, ctx: GroupContext) -> list[Record]:
         """The section's records for this group (empty when the rows hold nothing for it)."""
+
+
+class FromInputs:
+    """The tally of a unit whose records come from `GroupContext.inputs`, not the rows:
+    `FromInputs.of(compute)` is its `start`."""
+
+    reads_rows: ClassVar[bool] = False
+
+    def __init__(self, compute: Callable[[GroupContext], list[Record]]) -> None:
+        self.compute = compute
+
+    def add(self, row: StatRow) -> None:
+        pass
+
+    def records(self, ctx: GroupContext) -> list[Record]:
+        return self.compute(ctx)
+
+    @classmethod
+    def of(cls, compute: Callable[[GroupContext], list[Record]]) -> Callable[[str, str], Tally]:
+        return lambda judge, task: cls(compute)
 
 
 def _no_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Behaviour]:
@@ -93,3 +147,19 @@ class Analysis:
     compared with) costs nothing in runs that did not ask for it."""
     intervals: Callable[[Sequence[Record]], int] = _no_intervals
     """How many item-level 95 % intervals its records hold (summary.json's `intervals`)."""
+    input: str | None = None
+    """Started only for groups whose `GroupContext.inputs[input]` is given (not None)."""
+    across: bool = False
+    """Started once per summary, after every group, and fed no rows (see the module
+    docstring); its records read `GroupContext.inputs['runs']`."""
+    aside: str | None = None
+    """When set, its behaviours stay out of the cascade: they follow the verdict's own, and its
+    text ends "<aside>: …"."""
+    companions: tuple[str, ...] = ()
+    """Further summary.json sections it writes (its tally's `companions()`, a dict by name)."""
+    optional: bool = False
+    """Its sections are left out of summary.json while they hold no record."""
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        return (self.name, *self.companions)

@@ -44,6 +44,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from paraudit.items.twins import MARK, change_of, split_twin
+from paraudit.stats.analysis import GroupContext
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.units import Row, branch_of
@@ -239,6 +240,34 @@ def _group(
     return flips_out, voices_out
 
 
+class InvarianceTally:
+    """The invariance unit's tally (stats/paired_units.py): the group's rows in its one pass,
+    then its twins' rows (`GroupContext.inputs['invariance']`) when the records are asked."""
+
+    reads_ties = True
+    """The audit read every row of its judge × task, tie items too, before it was a unit."""
+
+    def __init__(self, judge: str, task: str) -> None:
+        self.tally = _Tally()
+        self.voices: list[dict[str, Any]] = []
+
+    def add(self, row: Row) -> None:
+        self.tally.add(row)
+
+    def records(self, ctx: GroupContext) -> list[dict[str, Any]]:
+        """The flip records (none when the group has no twins); the per-voice accuracy
+        becomes `companions()`."""
+        for r in ctx.inputs.get("invariance") or ():
+            self.tally.add(r)
+        if not self.tally.twins:
+            return []
+        flips, self.voices = _group(ctx.judge, ctx.task, self.tally, ctx.replicates, ctx.seed)
+        return flips
+
+    def companions(self) -> dict[str, list[dict[str, Any]]]:
+        return {"invariance_voices": self.voices}
+
+
 def invariance_sections(
     groups: Iterable[tuple[str, str, Iterable[Row]]],
     *,
@@ -247,35 +276,13 @@ def invariance_sections(
 ) -> dict[str, list[dict[str, Any]]]:
     """{'invariance': flip records, 'invariance_voices': per-voice accuracy} over the groups
     (each: judge, task, every row of that judge × task, originals and twins); groups without
-    twins add nothing."""
+    twins add nothing. (The summary runs the same tally as a registered unit.)"""
     out: dict[str, list[dict[str, Any]]] = {"invariance": [], "invariance_voices": []}
     for judge, task, rows in groups:
-        tally = _Tally()
+        tally = InvarianceTally(judge, task)
         for r in rows:
             tally.add(r)
-        if not tally.twins:
-            continue
-        flips, voices = _group(judge, task, tally, replicates, seed)
-        out["invariance"] += flips
-        out["invariance_voices"] += voices
+        ctx = GroupContext(judge=judge, task=task, items=0, replicates=replicates, seed=seed)
+        out["invariance"] += tally.records(ctx)
+        out["invariance_voices"] += tally.voices
     return out
-
-
-def attach(raw: dict[str, Any], sections: dict[str, list[dict[str, Any]]]) -> None:
-    """Put the sections into a summary dict and their habits into its verdicts (in place)."""
-    from paraudit.stats.verdicts import invariance_behaviours
-
-    if not sections["invariance"]:
-        return
-    raw.update(sections)
-    by_group: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for r in sections["invariance"]:
-        by_group[(r["judge"], r["task"])].append(r)
-    for v in raw.get("verdicts", []):
-        records = by_group.get((v["judge"], v["task"]))
-        habits = invariance_behaviours(records) if records else []
-        if habits:
-            v["behaviours"] = v["behaviours"] + [b.model_dump(mode="json") for b in habits]
-            # The cascade's paragraph (the report's 'every step') names them too; the
-            # diagnosis and headline stay the cascade's answer about the original items.
-            v["text"] += " Invariance: " + "; ".join(b.text for b in habits) + "."

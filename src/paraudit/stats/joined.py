@@ -21,7 +21,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from paraudit.stats.compare import consistent_units, item_test, state_shift
 from paraudit.stats.units import Row
 
 JOINED = "clips=joined"
@@ -72,6 +71,10 @@ def side_by_side(
     """One record per (judge pair, task): J per protocol both ways (order-consistent units on
     shared items, Δ joined − separate with its 95 % interval, sign-test p, `changes`), and
     the largest (P, O, J) state-mass shift."""
+    # Imported here: stats.compare needs all of scipy.stats, which a summary whose runs hold
+    # no joined pair (the registry asks joined_pairs first) should not pay for.
+    from paraudit.stats.compare import consistent_units, item_test, state_shift
+
     by_task: dict[str, list[Row]] = defaultdict(list)
     judges: set[str] = set()
     for r in rows:

@@ -10,7 +10,6 @@ NamedTuple: a tuple too, cheaper to build than a dict) only while a statistic re
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -107,13 +106,6 @@ class RowGroups:
         """Every row (small runs, tests)."""
         for group in self:
             yield from group
-
-    def with_twins(self) -> Iterator[tuple[str, str, Iterable[StatRow]]]:
-        """(judge, task, original and twin rows) of every judge × task that has twins."""
-        for key in sorted(self.twins):
-            twins, original = self.twins[key], self.groups.get(key)
-            rows: Iterable[StatRow] = chain(original or (), twins)
-            yield twins.judge, twins.task, rows
 
 
 def read_groups(run_dir: Path) -> RowGroups:

@@ -52,9 +52,13 @@ judge × task:
   — right, wrong, refused, no-audio, unparsed, error — and the accuracy of the answers given
   (`stats/accounting.py`).
 
-`null_audio`, `self_consistency`, `delivery` and `accounting` are registered analyses
-(`stats/analyses.py`): each is a unit whose tally is fed in the group's one pass over its rows
-(`stats/analysis.py`); this module names none of them.
+- `invariance`, `invariance_voices` (runs on an invariance set), `joined`, `scaffold`,
+  `generator_bias` (reports holding such a pair): written only when they hold records.
+
+Every section after `verdicts` here is a registered analysis (`stats/analyses.py`): a unit
+whose tally is fed in the group's one pass over its rows (`stats/analysis.py`), or reads the
+group's twins, or compares groups and runs once after every group; this module names none of
+them.
 """
 
 from __future__ import annotations
@@ -69,11 +73,10 @@ from paraudit.items.twins import MARK
 from paraudit.stats import behaviour as bh
 from paraudit.stats.accuracy import wilson_interval
 from paraudit.stats.analyses import ANALYSES
-from paraudit.stats.analysis import Analysis, GroupContext, Tally
+from paraudit.stats.analysis import Analysis, GroupContext, Runs, Tally
 from paraudit.stats.bootstrap import DEFAULT_B
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.dependence import ALPHA, PERMUTATIONS, dependence_test
-from paraudit.stats.invariance import attach, invariance_sections
 from paraudit.stats.itemboot import Estimate, Sheet
 from paraudit.stats.model import Behaviour
 from paraudit.stats.state_section import state_row
@@ -111,8 +114,11 @@ CORE_SECTIONS = (
     "behaviour_by_cue",
     "verdicts",
 )
-SECTIONS = CORE_SECTIONS + tuple(a.name for a in ANALYSES)
-"""Every section summarize() writes: the core's, then each registered analysis's."""
+SECTIONS = CORE_SECTIONS + tuple(s for a in ANALYSES for s in a.sections)
+"""Every section summarize() writes: the core's, then each registered analysis's (an
+`optional` one only when it holds records)."""
+OPTIONAL = frozenset(s for a in ANALYSES if a.optional for s in a.sections)
+"""Sections written only when they hold records (absent from summaries of other runs)."""
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
 
@@ -174,12 +180,14 @@ class _Group:
             probes.add(r.probe)
             yield r.item_id
 
-    def start(self, analyses: Iterable[Analysis]) -> dict[str, Tally]:
+    def start(self, analyses: Iterable[Analysis], inputs: Mapping[str, Any]) -> dict[str, Tally]:
         """A fresh tally per registered analysis that applies to this group."""
         return {
             a.name: a.start(self.judge, self.task)
             for a in analyses
-            if a.probes is None or a.probes & self.probes
+            if not a.across
+            and (a.probes is None or a.probes & self.probes)
+            and (a.input is None or inputs.get(a.input) is not None)
         }
 
     # -- asking for statistics -------------------------------------------------------------
@@ -572,17 +580,19 @@ def summarize(
     twins: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for r in rows:  # invariance twins only enter the invariance sections (stats/invariance.py)
         (twins if MARK in r.item_id else groups)[(r.judge, r.task)].append(r)
-    raw = summarize_groups(
-        [(judge, task, rs) for (judge, task), rs in sorted(groups.items())],
+    ordered = [(judge, task, rs) for (judge, task), rs in sorted(groups.items())]
+    return summarize_groups(
+        ordered,
         replicates=replicates,
         seed=seed,
         permutations=permutations,
         delivery=delivery,
         attributes=attributes,
+        twins=twins,
+        runs=Runs(
+            tuple(sorted({j for j, _ in groups})), lambda: (r for *_, g in ordered for r in g)
+        ),
     )
-    with_twins = [(j, t, groups.get((j, t), []) + rs) for (j, t), rs in sorted(twins.items())]
-    attach(raw, invariance_sections(with_twins, replicates=replicates, seed=seed))
-    return raw
 
 
 def summarize_groups(
@@ -593,17 +603,23 @@ def summarize_groups(
     permutations: int = PERMUTATIONS,
     delivery: Mapping[tuple[str, str], DeliveryCell] | None = None,
     attributes: Attributes | None = None,
+    twins: Mapping[tuple[str, str], Iterable[Row]] | None = None,
+    runs: Runs | None = None,
 ) -> dict[str, Any]:
     """summarize() over rows given per judge × task (each group's rows are iterated twice and
     may be rebuilt on each pass: stats/rowgroups.py keeps a million rows compact that way).
-    `delivery`: the audio-delivery check per judge × task (RowGroups.delivery.cells())."""
+    `delivery`: the audio-delivery check per judge × task (RowGroups.delivery.cells());
+    `twins`: the rows of invariance twins per judge × task, kept out of the groups
+    (RowGroups.twins; a twin is asked right after its original, so its group is there);
+    `runs`: what the units that compare groups or runs read (stats/analysis.py's `across`)."""
     # The tallies allocate many small containers while hundreds of thousands of row dicts are
     # alive; the cyclic garbage collector would rescan all of them again and again (measured:
     # 2–3x the whole tally). Nothing here makes reference cycles, so it is paused meanwhile.
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _summarize(groups, replicates, seed, permutations, delivery or {}, attributes or {})
+        return _summarize(groups, replicates, seed, permutations, delivery or {},
+                          attributes or {}, twins or {}, runs)  # fmt: skip
     finally:
         if paused:
             gc.enable()
@@ -611,23 +627,45 @@ def summarize_groups(
 
 def _unit_behaviours(
     sections: Mapping[str, list[dict[str, Any]]], ctx: GroupContext
-) -> list[Behaviour]:
-    """Each registered analysis's behaviours, in the registry's order."""
-    return [b for a in ANALYSES if a.name in sections for b in a.behaviours(sections[a.name], ctx)]
+) -> tuple[list[Behaviour], dict[str, list[Behaviour]]]:
+    """Each registered analysis's behaviours, in the registry's order: those the cascade
+    weighs, and those set aside (by the unit's `aside`)."""
+    weighed: list[Behaviour] = []
+    aside: dict[str, list[Behaviour]] = {}
+    for a in ANALYSES:
+        if a.name in sections:
+            found = a.behaviours(sections[a.name], ctx)
+            if a.aside is None:
+                weighed += found
+            elif found:
+                aside[a.aside] = found
+    return weighed, aside
+
+
+def _put(out: dict[str, Any], a: Analysis, sections: Mapping[str, list[dict[str, Any]]]) -> int:
+    """Append a unit's records to its sections (an `optional` one only when it has some);
+    returns the item-level intervals they hold."""
+    for name in a.sections:
+        records = sections.get(name, [])
+        if records or not a.optional:
+            out.setdefault(name, []).extend(records)
+    return a.intervals(sections.get(a.name, []))
 
 
 def _summarize(
     groups: Iterable[tuple[str, str, Iterable[Row]]], replicates: int, seed: int,
     permutations: int, delivery: Mapping[tuple[str, str], DeliveryCell],
-    attributes: Attributes,
+    attributes: Attributes, twins: Mapping[tuple[str, str], Iterable[Row]], runs: Runs | None,
 ) -> dict[str, Any]:  # fmt: skip
-    out: dict[str, Any] = {s: [] for s in SECTIONS}
+    # Every section, even with no group (an `optional` one only once it has records: _put).
+    out: dict[str, Any] = {s: [] for s in SECTIONS if s not in OPTIONAL}
     intervals = 0
     judges: set[str] = set()
     for judge, task, rs in groups:
         judges.add(judge)
         g = _Group(judge, task, rs, seed, permutations)
-        tallies = g.start(ANALYSES)
+        inputs = {"delivery": delivery.get((judge, task)), "invariance": twins.get((judge, task))}
+        tallies = g.start(ANALYSES, inputs)
         g.tally(tallies.values())
         accuracy = g.accuracy()
         gaps, cues, staging = g.differences()
@@ -654,9 +692,13 @@ def _summarize(
         mine = {i: a for (t, i), a in attributes.items() if t == task}
         ctx = GroupContext(judge=judge, task=task, items=len(g.sheet.items),
                            replicates=replicates, seed=seed, accuracy=acc,
-                           inputs={"delivery": delivery.get((judge, task))},
-                           attributes=mine)  # fmt: skip
-        sections = {name: t.records(ctx) for name, t in tallies.items()}
+                           inputs=inputs, attributes=mine)  # fmt: skip
+        sections: dict[str, list[dict[str, Any]]] = {}
+        for name, t in tallies.items():
+            sections[name] = t.records(ctx)
+            more = getattr(t, "companions", None)  # a unit's further sections
+            if more is not None:
+                sections.update(more())
         evidence = Evidence(
             judge=judge,
             task=task,
@@ -673,7 +715,7 @@ def _summarize(
             sections=sections,
         )
         ctx = replace(ctx, native_cue=native_cue(evidence))
-        evidence.unit_behaviours = _unit_behaviours(sections, ctx)
+        evidence.unit_behaviours, evidence.unit_asides = _unit_behaviours(sections, ctx)
         out["verdicts"].append(verdict(evidence).model_dump(mode="json"))
         out["accuracy"] += accuracy
         out["protocol_gap"] += gaps
@@ -688,9 +730,13 @@ def _summarize(
         out["order_dependence"] += order_dep
         out["behaviour_by_cue"] += rates["behaviour_by_cue"]
         for a in ANALYSES:
-            records = sections.get(a.name, [])
-            out[a.name] += records
-            intervals += a.intervals(records)
+            intervals += _put(out, a, sections)
+    # The units that compare groups or runs, once, after every group.
+    ctx = GroupContext(judge="", task="", items=0, replicates=replicates, seed=seed,
+                       inputs={"runs": runs})  # fmt: skip
+    for a in ANALYSES:
+        if a.across:
+            intervals += _put(out, a, {a.name: a.start("", "").records(ctx)})
     return {
         "schema": SCHEMA,
         "judges": sorted(judges),

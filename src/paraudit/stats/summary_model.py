@@ -428,6 +428,14 @@ class Summary(_Record):
     reask: list[dict[str, Any]] = Field(default_factory=list)
     """Re-ask noise of sampled judges (stats/reask.py): one draw vs the majority, the re-ask
     disagreement, and J's audio sensitivity beyond it."""
+    generator_bias: list[dict[str, Any]] = Field(default_factory=list)
+    """Reports of two runs on two generators' sets only: the one result of
+    stats/generator_bias.py (also written whole as the report's generators.json)."""
+    scaffold: list[dict[str, Any]] = Field(default_factory=list)
+    """Reports holding a judge and its `scaffold:` only (stats/scaffold.py; scaffold.json)."""
+    joined: list[dict[str, Any]] = Field(default_factory=list)
+    """Reports holding a judge with its clips separate and joined only (stats/joined.py;
+    joined.json)."""
 
     @classmethod
     def of(cls, raw: dict[str, Any]) -> Summary:

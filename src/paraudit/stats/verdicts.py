@@ -131,6 +131,9 @@ class Evidence:
     """The registered analyses' records (stats/analyses.py), by name."""
     unit_behaviours: list[Behaviour] = field(default_factory=list)
     """What the registered analyses name, in the registry's order (after the core's)."""
+    unit_asides: dict[str, list[Behaviour]] = field(default_factory=dict)
+    """What a unit names outside the cascade (its `aside` → behaviours): listed after the
+    verdict's own behaviours and text, never weighed in its diagnosis or headline."""
 
     def acc(self, probe: str, protocol: str, cue: str) -> tuple[Estimate, float] | None:
         a = self.accuracy.get((probe, protocol, cue))
@@ -541,6 +544,9 @@ def verdict(ev: Evidence) -> Verdict:
     lost = [h for h in habits if h.kind == "audio not delivered"]
     if lost:  # every figure above may rest on blind answers: the first line says so
         head += f" {lost[0].text[0].upper()}{lost[0].text[1:]}."
+    # What a unit sets aside (the invariance audit's habits) follows the verdict's own words.
+    aside = "".join(f" {title}: " + "; ".join(h.text for h in found) + "."
+                    for title, found in ev.unit_asides.items())  # fmt: skip
     return Verdict(
         judge=ev.judge,
         task=ev.task,
@@ -553,8 +559,8 @@ def verdict(ev: Evidence) -> Verdict:
         recoverable=rec,
         cue=cued,
         components=comps,
-        behaviours=habits,
-        text=f"[{ev.items} items] " + " ".join(s for s in steps if s),
+        behaviours=habits + [h for found in ev.unit_asides.values() for h in found],
+        text=f"[{ev.items} items] " + " ".join(s for s in steps if s) + aside,
         kind=kind,
         group=group,
         j_accuracy=j,
