@@ -6,14 +6,14 @@ answer (pointwise, and in pairwise in place of a matching). Per judge × task ×
 - `tie_accuracy`: the share of answered questions on tie items (gold "tie") that say "tie";
 - `abstain_rate`: the share of answered questions on other items that say "tie" (there the
   audio decides, so each is an abstention);
-- `calibration` = tie_accuracy − abstain_rate, paired over the items: how much more often the
-  judge says "tie" where the audio does not decide than where it does. A judge that says "tie"
-  blindly — never, always, or by a coin — scores 0 whatever its rate; only telling the two kinds
-  of item apart moves it.
+- `calibration` = tie_accuracy − abstain_rate, tie and other items resampled apart (they are
+  different items): how much more often the judge says "tie" where the audio does not decide
+  than where it does. A judge that says "tie" blindly — never, always, or by a coin — scores 0
+  whatever its rate; only telling the two kinds of item apart moves it.
 - `committed_accuracy`: accuracy on other items among the answers that are not "tie".
 
 Rules (each needs at least MIN_ITEMS items of its kind; checked by simulation in
-`stats/pressure_sim.py`, figures in the README):
+`stats/pressure_sim.py`, figures in docs/concepts/pressure-and-ties.md):
 - "never says there is no difference": tie_accuracy's 99 % item interval below 0.2;
 - "abstains where the audio decides": abstain_rate's 99 % item interval above 0.5.
 """
