@@ -200,6 +200,7 @@ def test_run_bounds_concurrency(tmp_path: Path) -> None:
     ("edit", "expect"),
     [
         (lambda d: d.pop("run"), "not a complete audit card (run.path missing"),
+        (lambda d: d.pop("created"), "(created missing or not a str)"),
         (lambda d: d.update(signature="x"), "(signature must be an object)"),
         (lambda d: d.update(subjects=[]), "(subjects missing or not a dict)"),
         (lambda d: d["summary"].pop("seed"), "(summary.seed missing or not a int)"),

@@ -61,8 +61,11 @@ def read_card(card: Path) -> dict[str, Any]:
     return raw
 
 
-# The fields verify reads, by their path in card.json, and the type each must have.
+# The fields verify reads, by their path in card.json, and the type each must have (created
+# and paraudit are left out of the comparison with a fresh card, but card.md prints them).
 _SHAPE: tuple[tuple[tuple[str, ...], type | tuple[type, ...]], ...] = (
+    (("created",), str),
+    (("paraudit",), str),
     (("run", "path"), str),
     (("dataset", "path"), str),
     (("subjects",), dict),
