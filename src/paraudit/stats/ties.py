@@ -1,7 +1,8 @@
 """Tie items and the abstain answer (issue 32): does J know when the audio does not decide?
 
 Read from J rows asked with the `ties` preset (protocols/ties.py), where "tie" is an offered
-answer (pointwise, and in pairwise in place of a matching). Per judge × task × protocol:
+answer (pointwise, and in pairwise in place of a matching), without a cue. Per judge × task ×
+protocol:
 
 - `tie_accuracy`: the share of answered questions on tie items (gold "tie") that say "tie";
 - `abstain_rate`: the share of answered questions on other items that say "tie" (there the
@@ -77,7 +78,10 @@ class TieTally:
     """Protocols whose rows show the preset ("tie" offered as gold or answered)."""
 
     def add(self, row: StatRow) -> None:
-        if row.probe != "J" or row.status != "ok":
+        # Only the no-cue question (as the conflict unit): a cue names a value, so a judge that
+        # follows it commits where it would say "tie", and pooling the cued answers (the run's
+        # default cues are none, soft, hard) hid an abstainer and credited the cue's answers.
+        if row.probe != "J" or row.status != "ok" or row.cue != "none":
             return
         if row.gold == TIE:
             self.tie_items.add(row.item_id)
