@@ -15,9 +15,12 @@ an audit card folder (its summary rewritten) · run --concurrency 1000000 (accep
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,7 +100,6 @@ def _mismatch(card: Path, run: Path, *more: str) -> str:
 def test_verify_names_a_card_whose_verdict_was_edited(tmp_path: Path) -> None:
     """Every digest still holds, but card.json now says something summary.json does not (it
     passed as 'verified'); card.md edited alone is named too."""
-    import json
 
     run, card = _card(tmp_path)
     assert _invoke("verify", str(card), str(run))[0] == 0
@@ -192,3 +194,35 @@ def test_run_bounds_concurrency(tmp_path: Path) -> None:
                         str(tmp_path / "r"), "--concurrency", "1000000")  # fmt: skip
     assert code == 2 and "--concurrency" in out and "4096" in out, out
     assert _snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("edit", "expect"),
+    [
+        (lambda d: d.pop("run"), "not a complete audit card (run.path missing"),
+        (lambda d: d.pop("created"), "(created missing or not a str)"),
+        (lambda d: d.update(signature="x"), "(signature must be an object)"),
+        (lambda d: d.update(subjects=[]), "(subjects missing or not a dict)"),
+        (lambda d: d["summary"].pop("seed"), "(summary.seed missing or not a int)"),
+        (lambda d: d["summary"].update(replicates=10**9), "summary.replicates 1000000000 is"),
+    ],
+)
+def test_verify_refuses_a_card_json_missing_what_it_reads(
+    tmp_path: Path, edit: Callable[[dict[str, Any]], object], expect: str
+) -> None:
+    """A card.json with its schema line but a field verify reads missing or of the wrong type
+    was a traceback (KeyError, AttributeError); replicates edited to 10^9 recomputed for ever
+    (the card's own figure, bounded as --replicates is)."""
+    run, card = _card(tmp_path)
+    data = json.loads((card / "card.json").read_text())
+    edit(data)
+    (card / "card.json").write_text(json.dumps(data))
+    _refused(tmp_path, "verify", str(card), str(run), expect=expect)
+
+
+def test_verify_names_a_card_md_that_is_a_fifo(tmp_path: Path) -> None:
+    """card.md a FIFO: the comparison read it for ever."""
+    run, card = _card(tmp_path)
+    (card / "card.md").unlink()
+    os.mkfifo(card / "card.md")
+    assert "is a FIFO" in _mismatch(card, run)

@@ -122,3 +122,12 @@ def test_compare_leaves_misleading_and_tie_rows_out() -> None:
     for (_, item, _, branch), right in units.items():
         mine = [r.correct for r in none if r.item_id == item and r.branch == branch]
         assert right == all(mine)
+
+
+def test_fewer_than_five_items_name_nothing() -> None:
+    # On one or two items the item interval has (near) zero width: a coin was named in a third
+    # of one-item audits. A perfect cue-follower on 2 items is not yet evidence.
+    rows = judge_rows(FamilyJudge(1.0, 1.0, 0.0), 2, np.random.default_rng(7))
+    rec = _record(rows)
+    assert rec["pressure"]["rate"] == 1.0 and rec["items"] == 2 and not rec["follows_text"]
+    assert flag_rate(FamilyJudge(0.0, 0.0, 0.0), 1, 60, replicates=200, seed=5) == 0.0

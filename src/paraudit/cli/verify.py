@@ -8,6 +8,7 @@ import typer
 
 from paraudit.bounds import not_regular
 from paraudit.cli.common import console, err_console, user_errors
+from paraudit.cli.run_checks import MAX_REPLICATES
 from paraudit.errors import ParauditError
 
 
@@ -35,7 +36,15 @@ def verify(
                 + " (give the public key file, PEM, that matches the signer's private key)"
             )  # fmt: skip
     folder = card if card.is_dir() else card.parent
-    signed = bool(read_card(card).get("signature", {}).get("signed"))
+    record = read_card(card)
+    replicates = record["summary"]["replicates"]
+    if not 100 <= replicates <= MAX_REPLICATES:
+        # verify recomputes the summary with the card's own figure: 10^9 ran for ever.
+        raise ParauditError(
+            f"{folder}: the card's summary.replicates {replicates} is outside 100–"
+            f"{MAX_REPLICATES:,}; no paraudit card says that (it was edited)"
+        )
+    signed = bool(record.get("signature", {}).get("signed"))
     # The signature first: a card edited after signing is named as such, not by a digest.
     bad = verify_signature(folder, public_key) if signed else []
     if public_key is not None and not signed:

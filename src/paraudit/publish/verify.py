@@ -53,7 +53,41 @@ def read_card(card: Path) -> dict[str, Any]:
     major = str(raw["schema"]).split("/", 1)[1]
     if major != "1":
         raise VerifyError(f"{path} is card schema {raw['schema']}; this paraudit reads version 1")
+    bad = _shape_problem(raw)
+    if bad is not None:  # verify indexes these: a card missing one was a KeyError traceback
+        raise VerifyError(
+            f"{path} is not a complete audit card ({bad}); make it again with paraudit card"
+        )
     return raw
+
+
+# The fields verify reads, by their path in card.json, and the type each must have (created
+# and paraudit are left out of the comparison with a fresh card, but card.md prints them).
+_SHAPE: tuple[tuple[tuple[str, ...], type | tuple[type, ...]], ...] = (
+    (("created",), str),
+    (("paraudit",), str),
+    (("run", "path"), str),
+    (("dataset", "path"), str),
+    (("subjects",), dict),
+    (("statement", "sha256"), str),
+    (("summary", "sha256"), str),
+    (("summary", "replicates"), int),
+    (("summary", "seed"), int),
+)
+
+
+def _shape_problem(raw: dict[str, Any]) -> str | None:
+    for keys, kind in _SHAPE:
+        value: Any = raw
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"{'.'.join(keys)} missing or not a {getattr(kind, '__name__', kind)}"
+    if not all(isinstance(v, str) for v in raw["subjects"].values()):
+        return "subjects must map each file to its sha256"
+    if not isinstance(raw.get("signature", {}), dict):
+        return "signature must be an object"
+    return None
 
 
 def mismatches(card_dir: Path, run: Path | None = None, dataset: Path | None = None) -> list[str]:
@@ -127,6 +161,9 @@ def claim_mismatches(card: dict[str, Any], audit: Audit, folder: Path) -> list[s
         keys = sorted(k for k in set(stored) | set(made) if stored.get(k) != made.get(k))
         return [f"{path}: {', '.join(keys)} differ from a card made afresh from the run"]
     md = folder / CARD_MD
+    kind = not_regular(md)
+    if kind is not None:  # a FIFO's read waits for ever
+        return [f"{md}: is {kind}, not the card's Markdown"]
     try:
         written = md.read_text(encoding="utf-8")
     except OSError:

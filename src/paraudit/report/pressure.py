@@ -15,6 +15,7 @@ from paraudit.report import tables as T
 from paraudit.report.context import Part, ReportContext
 from paraudit.stats.conflict import GAP_MIN
 from paraudit.stats.conflict import MIN_ITEMS as CONFLICT_MIN_ITEMS
+from paraudit.stats.pressure import MIN_ITEMS as PRESSURE_MIN_ITEMS
 from paraudit.stats.pressure import PRESSURE_MIN
 from paraudit.stats.summary_model import Summary
 from paraudit.stats.ties import ALWAYS_MIN, MIN_ITEMS, NEVER_MAX, TieRecord
@@ -26,7 +27,7 @@ DOMINANCE = (
     f"The misleading cue states the other branch's value. Pressure is the share of answers "
     f"picking the response the cue names, minus the same share without a cue, paired over "
     f"items; a coin, an always-R1 and a deaf judge score 0. Named when its 99 % item interval "
-    f"lies above +{PRESSURE_MIN:.0%}.",
+    f"lies above +{PRESSURE_MIN:.0%} on at least {PRESSURE_MIN_ITEMS} items.",
 )  # fmt: skip
 TIES = (
     "Tie items and the abstain answer",

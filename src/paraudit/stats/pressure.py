@@ -16,8 +16,9 @@ the time under both conditions — dominance ½, pressure 0. A perfect listener 
 text: dominance 0, pressure 0. So dominance alone is not the claim; pressure is.
 
 Rule, "follows the text against the audio": the 99 % item interval of `pressure` lies above
-`PRESSURE_MIN` (0.10). Validated over a judge family (audio skill × cue obedience × noise) by
-`stats/pressure_sim.py`; its figures are in the README.
+`PRESSURE_MIN` (0.10), on at least `MIN_ITEMS` items. Validated over a judge family (audio
+skill × cue obedience × noise) by `stats/pressure_sim.py`; its figures are in the docs
+(concepts/pressure-and-ties.md).
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ MISLEADING = "misleading"
 PRESSURE_MIN = 0.10
 """How far above the no-cue error rate the misleading cue must push J before the verdict names
 it: smaller pulls are within what rewording a prompt moves a judge by."""
+MIN_ITEMS = 5
+"""On fewer items the item bootstrap's interval is too narrow to trust: on one item it has zero
+width, and a coin was named in a third of simulated one-item audits (2 % at four, < 1 % at five)."""
 DECISION = 0.99
 """As the cascade's steps (stats/verdicts.py DECISION_CONFIDENCE): several questions per judge."""
 
@@ -60,7 +64,7 @@ class TextDominance(BaseModel):
     pressure: Estimate
     """dominance − baseline, paired over the items (99 % decision interval included)."""
     follows_text: bool
-    """The rule: pressure's decision interval above PRESSURE_MIN."""
+    """The rule: pressure's decision interval above PRESSURE_MIN, on at least MIN_ITEMS items."""
 
 
 @dataclass
@@ -99,7 +103,7 @@ class PressureTally:
                 "dominance": dominance.model_dump(),
                 "baseline": baseline.model_dump(),
                 "pressure": pressure.model_dump(),
-                "follows_text": pressure.above(PRESSURE_MIN),
+                "follows_text": len(m) >= MIN_ITEMS and pressure.above(PRESSURE_MIN),
             }
         ]
 
@@ -146,6 +150,7 @@ TEXT_DOMINANCE = Analysis(
 
 __all__ = [
     "PRESSURE_MIN",
+    "MIN_ITEMS",
     "TEXT_DOMINANCE",
     "PressureTally",
     "TextDominance",

@@ -1,19 +1,20 @@
 """Tie items and the abstain answer (issue 32): does J know when the audio does not decide?
 
 Read from J rows asked with the `ties` preset (protocols/ties.py), where "tie" is an offered
-answer (pointwise, and in pairwise in place of a matching). Per judge × task × protocol:
+answer (pointwise, and in pairwise in place of a matching), without a cue. Per judge × task ×
+protocol:
 
 - `tie_accuracy`: the share of answered questions on tie items (gold "tie") that say "tie";
 - `abstain_rate`: the share of answered questions on other items that say "tie" (there the
   audio decides, so each is an abstention);
-- `calibration` = tie_accuracy − abstain_rate, paired over the items: how much more often the
-  judge says "tie" where the audio does not decide than where it does. A judge that says "tie"
-  blindly — never, always, or by a coin — scores 0 whatever its rate; only telling the two kinds
-  of item apart moves it.
+- `calibration` = tie_accuracy − abstain_rate, tie and other items resampled apart (they are
+  different items): how much more often the judge says "tie" where the audio does not decide
+  than where it does. A judge that says "tie" blindly — never, always, or by a coin — scores 0
+  whatever its rate; only telling the two kinds of item apart moves it.
 - `committed_accuracy`: accuracy on other items among the answers that are not "tie".
 
 Rules (each needs at least MIN_ITEMS items of its kind; checked by simulation in
-`stats/pressure_sim.py`, figures in the README):
+`stats/pressure_sim.py`, figures in docs/concepts/pressure-and-ties.md):
 - "never says there is no difference": tie_accuracy's 99 % item interval below 0.2;
 - "abstains where the audio decides": abstain_rate's 99 % item interval above 0.5.
 """
@@ -77,7 +78,10 @@ class TieTally:
     """Protocols whose rows show the preset ("tie" offered as gold or answered)."""
 
     def add(self, row: StatRow) -> None:
-        if row.probe != "J" or row.status != "ok":
+        # Only the no-cue question (as the conflict unit): a cue names a value, so a judge that
+        # follows it commits where it would say "tie", and pooling the cued answers (the run's
+        # default cues are none, soft, hard) hid an abstainer and credited the cue's answers.
+        if row.probe != "J" or row.status != "ok" or row.cue != "none":
             return
         if row.gold == TIE:
             self.tie_items.add(row.item_id)
