@@ -203,7 +203,7 @@ class KnownJudge(Judge):
         rng = random.Random(hashlib.sha256(seed.encode()).digest())
         if b == "first" or b == "second":
             return _fixed(inst, b == "first")
-        if b == "random":
+        if b.startswith("random"):  # random2, random3 …: other, independent coin judges
             return _fixed(inst, rng.random() < 0.5) if inst.answer != "turns" else {
                 k: rng.choice(["E1", "E2"]) for k in inst.gold  # type: ignore[union-attr]
             }  # fmt: skip
