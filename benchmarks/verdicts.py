@@ -86,6 +86,7 @@ def study(
             for kind in sorted((marks & DETECTORS) - jt.named):
                 counts[f"false: {kind}"] += 1
         out[name] = counts
+        print(f"  {name}: {counts[RIGHT]}/{audits} right", file=sys.stderr, flush=True)
     return out
 
 
