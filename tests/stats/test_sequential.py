@@ -13,7 +13,7 @@ ORDER = [f"i{i}" for i in range(189)]
 
 
 def _replay(name: str, seed: int = 0, items: int = 189):  # type: ignore[no-untyped-def]
-    model, _, task = TYPES[name]
+    model, task = TYPES[name].model, TYPES[name].task
     rows = audit_rows(model, items, np.random.default_rng(seed), task=task)
     return rows, replay(rows, ORDER[:items])
 

@@ -172,9 +172,9 @@ def test_split_test_and_holm() -> None:
     zero, ten = np.zeros(20), np.full(20, 10.0)
     ka, na = np.r_[ten, zero], np.r_[ten, zero]
     d, z, p = split_test(ka, na, np.r_[zero, ten / 2], np.r_[zero, ten])
-    assert (
-        d == pytest.approx(0.5) and p == 0.0 and z == float("inf")
-    )  # no spread anywhere: a certain difference
+    # No spread within either side: the sandwich alone would call it certain (z = inf); the
+    # null's pooled spread (items 10/10 against items 5/10) still makes it overwhelming.
+    assert d == pytest.approx(0.5) and p < 1e-8 and z > 6
     d, z, p = split_test(ka, na, np.r_[zero, (np.arange(20) % 2) * 10.0], np.r_[zero, ten])
     assert d == pytest.approx(0.5) and 0 < p < 1e-3 and z > 3.3
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])

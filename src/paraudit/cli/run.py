@@ -241,6 +241,13 @@ def run(
         "R1; recorded in run.json).",
         rich_help_panel=CALLS,
     ),
+    reask: float | None = typer.Option(
+        None,
+        metavar="SHARE",
+        help="Ask this seeded share of questions (0-1] a second time on identical audio: "
+        "the re-ask baseline flip statistics are read against (recorded in run.json).",
+        rich_help_panel=CALLS,
+    ),
     max_attempts: int = typer.Option(
         4, min=1, metavar="N", help="Attempts per call before an error row.", rich_help_panel=CALLS
     ),
@@ -356,6 +363,12 @@ def run(
     if not timeout > 0:
         raise fail(f"--timeout must be more than 0 seconds (got {timeout:g})")
     check_run_options(out, parse_retries, max_attempts, timeout, max_wait)
+    if reask is not None and not (math.isfinite(reask) and 0 < reask <= 1):
+        raise fail(
+            f"--reask {reask:g}: a share of questions, more than 0 and at most 1 (0.2 asks one "
+            "question in five twice); leave it out to ask each once",
+            2,
+        )
     if parse not in PARSE_PRESETS:
         raise fail(f"--parse {parse}: not a preset; use one of {', '.join(PARSE_PRESETS)}")
     plan = PlanSpec(
@@ -401,6 +414,7 @@ def run(
         extend=extend,
         parse=parse,
         sequential=SequentialSpec() if sequential else None,
+        reask=reask,
     )
     with open_engine(engine, ray_address, num_workers, gpus_per_worker, ray_data) as cluster:
         if cluster is not None:
@@ -443,6 +457,7 @@ def run(
                 ("prompts", prompts, "paper"),
                 ("parse-retries", str(parse_retries), "0"),
                 ("parse", parse, "strict"),
+                ("reask", f"{reask:g}" if reask else "None", "None"),
             )
             if value != default
         ] + (["--sequential"] if sequential else [])

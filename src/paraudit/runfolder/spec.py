@@ -77,6 +77,9 @@ class RunSpec:
     prompts: str = "paper"
     """The prompt preset (runner.plan.PlanSpec.prompts). Left out of run.json while it is the
     default, so folders written before it existed read back as the same spec."""
+    reask: float | None = None
+    """`--reask SHARE` (runner.reask): the share of questions asked twice. Left out of
+    run.json unless set: a default run's spec, and its run key, are as before the option."""
 
     def as_dict(self) -> dict[str, Any]:
         out = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -84,6 +87,8 @@ class RunSpec:
             del out["parse"]
         if out["prompts"] == "paper":
             del out["prompts"]
+        if out["reask"] is None:
+            del out["reask"]
         return out
 
     @classmethod

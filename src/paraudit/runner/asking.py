@@ -23,6 +23,7 @@ from paraudit.protocols.parsing import parse_answer
 from paraudit.runfolder import CallRecord, CallStore, ResultRow
 from paraudit.runner.calls import RateLimiter, RetryPolicy, call_key, call_with_retries
 from paraudit.runner.checks import estimated_tokens
+from paraudit.runner.reask import REASK_SAMPLE, reask_row, reasked
 from paraudit.runner.samples import majority_row, sample_index
 
 T = TypeVar("T")
@@ -110,12 +111,16 @@ class Asker:
         progress: Progress,
         parse: str = "strict",
         on_progress: Callable[[Progress], None] | None = None,
+        reask: float | None = None,
+        seed: int = 0,
     ) -> None:
         self.judge, self.store, self.limiter = judge, store, limiter
         self.concurrency = concurrency
         self.sem = asyncio.Semaphore(concurrency)
         self.retry, self.parse_retries = retry, parse_retries
         self.parse = parse
+        self.reask, self.seed = reask, seed
+        """--reask SHARE and the run's seed (runner.reask): which questions are asked twice."""
         self.progress, self.on_progress = progress, on_progress
         self._inflight: dict[str, asyncio.Future[CallRecord]] = {}
         self.failed_earlier: dict[str, CallRecord] = {}
@@ -164,21 +169,14 @@ class Asker:
         n = self.judge.judge_spec.whole("samples") or 1
         draws: list[ResultRow] = []
         for draw in range(n):
-            row: ResultRow | None = None
-            for retry in range(self.parse_retries + 1):
-                sample = sample_index(draw, retry, n)
-                if sample:
-                    key = call_key(self.judge, inst.prompt, sample)
-                    stored = self.store.finished_among([key]).get(key)
-                if stored is None:
-                    stored = await self._call_once(inst, key, sample)
-                row = result_row(self.judge, inst, key, stored, sample, self.parse)
-                if row.status != "unparsed":
-                    break
-            assert row is not None
-            draws.append(row)
+            tries = [sample_index(draw, retry, n) for retry in range(self.parse_retries + 1)]
+            draws.append(await self._draw(inst, tries, key, stored))
             stored = None
         row = draws[0] if n == 1 else majority_row(draws)
+        if n == 1 and reasked(inst, self.reask, self.seed):
+            # --reask (runner.reask): the same prompt once more under its own sample indices.
+            tries = [REASK_SAMPLE + retry for retry in range(self.parse_retries + 1)]
+            row = reask_row(row, await self._draw(inst, tries, key, None))
         p = self.progress
         p.done += 1
         p.unparsed += row.status == "unparsed"
@@ -186,6 +184,25 @@ class Asker:
         p.refused += row.status == "refused"
         if self.on_progress:
             self.on_progress(p)
+        return row
+
+    async def _draw(
+        self, inst: Instance, samples: list[int], key: str, stored: CallRecord | None
+    ) -> ResultRow:
+        """One answer: the call at each sample index in turn while the reply stays unparsed
+        (--parse-retries). Sample 0 is the plan's `key`, whose stored record may be given."""
+        row: ResultRow | None = None
+        for sample in samples:
+            if sample:
+                key = call_key(self.judge, inst.prompt, sample)
+                stored = self.store.finished_among([key]).get(key)
+            if stored is None:
+                stored = await self._call_once(inst, key, sample)
+            row = result_row(self.judge, inst, key, stored, sample, self.parse)
+            if row.status != "unparsed":
+                break
+            stored = None
+        assert row is not None
         return row
 
     async def _call_once(self, inst: Instance, key: str, sample: int) -> CallRecord:

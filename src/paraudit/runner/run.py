@@ -57,6 +57,7 @@ from paraudit.runner.plan import (
     p_labels,
     plan_skips,
 )
+from paraudit.runner.reask import count_reasked
 from paraudit.runner.sequential import (
     Monitor,
     SequentialSpec,
@@ -104,6 +105,9 @@ class RunConfig:
     """--sequential: ask in batches and stop what the verdict no longer needs
     (runner/sequential.py). Not part of the RunSpec: every call it makes is a call of the full
     plan, with the same key."""
+    reask: float | None = None
+    """--reask SHARE (runner.reask): this seeded share of pointwise questions asked a second
+    time on identical audio; None: never (recorded in the RunSpec only when set)."""
 
     @property
     def judge_specs(self) -> list[JudgeSpec]:
@@ -185,6 +189,8 @@ class Runner:
             retry=self.cfg.retry,
             parse_retries=self.cfg.parse_retries,
             parse=self.cfg.parse,
+            reask=self.cfg.reask,
+            seed=self.cfg.plan.seed,
             progress=self.progress,
             on_progress=self.on_progress,
         )
@@ -545,6 +551,7 @@ def run_spec(ds: Dataset, cfg: RunConfig, judges: list[JudgeSpec]) -> RunSpec:
         parse_retries=cfg.parse_retries,
         parse=cfg.parse,
         prompts=cfg.plan.prompts,
+        reask=cfg.reask,
     )
 
 
@@ -558,9 +565,10 @@ def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str,
     ds = load_checked(cfg.dataset)
     store = cfg.out / CALLS
     answered = dict.fromkeys((j.label for j in judges), 0)
-    size, seconds, chars = 0, 0.0, 0
+    size, seconds, chars, again = 0, 0.0, 0, 0
     for chunk in chunks(iter_instances(ds, cfg.plan), LOOKUP):
         size += len(chunk)
+        again += count_reasked(chunk, cfg.reask, cfg.plan.seed)
         seconds += audio_seconds(chunk)
         chars += text_characters(chunk)
         for j in judges:
@@ -568,9 +576,11 @@ def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str,
             answered[j.label] += CallStore.count_finished(store, [keys])
     tokens = chars // 4
     table = prices if prices is not None else load_prices(None)
+    # --reask: one more call per re-asked question, for judges not already sampling
+    reasking = sum((js.whole("samples") or 1) == 1 for js in specs) if cfg.reask else 0
     out: dict[str, Any] = {
         "instances_per_judge": size,
-        "calls": size * len(specs),
+        "calls": size * len(specs) + again * reasking,
         "audio_seconds_per_judge": round(seconds, 1),
         "text_tokens_per_judge": tokens,
         "staging": "asked after P, one per parsed P answer (not counted above)"
@@ -578,6 +588,11 @@ def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str,
         else "not requested",
         "cost": {js.label: estimate(js, tokens, seconds, size, table) for js in specs},
     }
+    if cfg.reask:
+        out["reask"] = (
+            f"{again} questions per judge asked a second time (--reask {cfg.reask:g}; "
+            f"{again * reasking} extra calls, counted in calls)"
+        )
     if store.is_file():
         out["already_answered"] = {
             label: f"{n} of {size} (in {store}: not asked again)" for label, n in answered.items()

@@ -301,22 +301,33 @@ def components(ev: Evidence) -> list[ComponentsAtCue]:
     the units whose failed component is wrong to be beyond guessing there (`unperceived_j`,
     `beyond_guessing`)."""
     out = []
-    for cue in sorted((c for c in ev.states if c != "all"), key=_cue_rank):
+    cues = sorted((c for c in ev.states if c != "all"), key=_cue_rank)
+    # A label convention does not change with the cue: a component is inverted only where it
+    # is below chance at every cue it was asked under (one cue alone, at the 99 % level per
+    # component and cue, named a coin's P or O inverted in 6 of 100 audits at 189 items).
+    everywhere = {
+        p: all((g := ev.acc(p, "pointwise", c)) is None or g[0].below(g[1]) for c in cues)
+        for p in "PO"
+    }
+    for cue in cues:
         got = {p: ev.acc(p, "pointwise", cue) for p in "POJ"}
         if any(g is None for g in got.values()):
             continue
         marg = {p: g[0] for p, g in got.items() if g}
         above = {p: g[0].above(g[1]) for p, g in got.items() if g}
-        inverted = [p for p in "PO" if (g := got[p]) and g[0].below(g[1])]
+        inverted = [p for p in "PO" if (g := got[p]) and g[0].below(g[1]) and everywhere[p]]
         turns = [t for t in ev.turn_positions.get(cue, []) if t["position"] in POSITIONS]
         if (
             turns
             and "P" in inverted
-            and not all(estimate(t).below(float(t.get("chance") or 0.5)) for t in turns)
+            and not all(estimate(t).below(min(float(t.get("chance") or 0.5), 0.5)) for t in turns)
         ):
             # A whole multi-turn trajectory (every human turn right) falls below ½ for a merely
-            # noisy listener (0.6 per turn, 3 turns: 22 %): inverted only where P is below
-            # what a deaf guesser scores at every turn position, i.e. turn by turn.
+            # noisy listener (0.6 per turn, 3 turns: 22 %): inverted only where P is below ½ at
+            # every turn position, i.e. turn by turn. Not below the deaf guesser there: at a
+            # position both branches share (the first and last turns of a positional item) it
+            # scores 100 %, and a listener hearing only the last turn, a coin on the middle
+            # one, was called inverted in 10 of 100 audits that way.
             inverted.remove("P")
         judges = above["J"]
         # Inverted and J right: a label convention (it hears, and says so in swapped labels).
