@@ -181,7 +181,26 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
 _interrupt_note: str | None = None
 
 
-def _terminated(signum: int, frame: object) -> None:
+def _in_finalizer(frame: Any) -> bool:
+    """Whether `frame` runs inside a finalizer (a `__del__`, a weakref callback): an exception
+    raised there is printed as "Exception ignored in …" and lost."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or code.co_filename.endswith("weakref.py"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    """Ctrl-C or SIGTERM as KeyboardInterrupt, never raised where it would be lost: a SIGTERM
+    that landed in a WeakKeyDictionary callback was swallowed and `report` ran on to the end,
+    exit 0. There the same signal is delivered again a moment later, outside it."""
+    if _in_finalizer(frame):
+        import _thread
+
+        threading.Timer(0.05, _thread.interrupt_main, args=(signum,)).start()
+        return
     raise KeyboardInterrupt
 
 
@@ -194,17 +213,26 @@ def stoppable(note: str) -> Iterator[None]:
     global _interrupt_note
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None
+    # Ctrl-C the same way, where Python's own handler (which raises anywhere) is in place.
+    was_int = signal.getsignal(signal.SIGINT) if main else None
+    if was_int is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _terminated)
+
+    def restore() -> None:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+            if was_int is signal.default_int_handler:
+                signal.signal(signal.SIGINT, was_int)
+
     before, _interrupt_note = _interrupt_note, note
     try:
         yield
     except BaseException:
         # The note stays for user_errors' interruption line (which clears it).
-        if main:
-            signal.signal(signal.SIGTERM, previous)
+        restore()
         raise
     _interrupt_note = before
-    if main:
-        signal.signal(signal.SIGTERM, previous)
+    restore()
 
 
 def leave_hung_threads(code: int) -> None:
