@@ -36,19 +36,43 @@ def _alive(pid: int) -> bool:
     return state != "Z"  # a zombie has ended; only its exit status waits to be read
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
-@pytest.mark.parametrize("how", ["sigint-group", "sigterm"])
-def test_build_starter_stops_at_once_and_leaves_no_worker(how: str, tmp_path: Path) -> None:
+def _spawn(*args: str) -> subprocess.Popen[bytes]:
+    """`python -m paraudit.cli.main ARGS` in a session of its own (so a group Ctrl-C reaches
+    every process it starts), stdout and stderr together."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
     }
-    out, cache = tmp_path / "out", tmp_path / "cache"  # a cold cache: minutes of rendering
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "paraudit.cli.main", "build", "starter", "--out", str(out),
-         "--cache", str(cache)],
+    return subprocess.Popen(
+        [sys.executable, "-m", "paraudit.cli.main", *args],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
+
+
+def _stop(proc: subprocess.Popen[bytes], how: str) -> tuple[str, float]:
+    """Send the terminal's group Ctrl-C or a SIGTERM; return what it printed and how long it
+    took to end."""
+    t0 = time.monotonic()
+    if how == "sigint-group":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGTERM)
+    text, _ = proc.communicate(timeout=30)
+    return text.decode(), time.monotonic() - t0
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    """Never leave the command running on the test machine."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+@pytest.mark.parametrize("how", ["sigint-group", "sigterm"])
+def test_build_starter_stops_at_once_and_leaves_no_worker(how: str, tmp_path: Path) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"  # a cold cache: minutes of rendering
+    proc = _spawn("build", "starter", "--out", str(out), "--cache", str(cache))
     try:
         workers: set[int] = set()
         deadline = time.monotonic() + 120
@@ -61,22 +85,13 @@ def test_build_starter_stops_at_once_and_leaves_no_worker(how: str, tmp_path: Pa
         time.sleep(2)  # the workers are rendering
         workers |= _children(proc.pid)
         assert proc.poll() is None
-        t0 = time.monotonic()
-        if how == "sigint-group":
-            os.killpg(proc.pid, signal.SIGINT)
-        else:
-            proc.send_signal(signal.SIGTERM)
-        text, _ = proc.communicate(timeout=30)
-        took = time.monotonic() - t0
+        shown, took = _stop(proc, how)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        _reap(proc)
     time.sleep(0.5)
     left = sorted(p for p in workers if _alive(p))
     for p in left:  # never leave them to the test machine
         os.kill(p, signal.SIGKILL)
-    shown = text.decode()
     assert proc.returncode == 130, shown
     assert took < 2.0, (took, shown)
     assert not left, f"render workers left running: {left}"
@@ -98,16 +113,11 @@ def test_annotate_stops_at_once_with_a_request_left_open(how: str, tmp_path: Pat
 
     make_dataset(tmp_path / "ds", tmp_path / "src", positional=True)
     port = free_port()
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
-    }
     store = tmp_path / "s.sqlite"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "paraudit.cli.main", "annotate", str(tmp_path / "ds"), "--store",
-         str(store), "--annotators", "a", "--per-annotator", "2", "--overlap", "1",
-         "--repeats", "0", "--catch", "0", "--port", str(port)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    proc = _spawn(
+        "annotate", str(tmp_path / "ds"), "--store", str(store), "--annotators", "a",
+        "--per-annotator", "2", "--overlap", "1", "--repeats", "0", "--catch", "0",
+        "--port", str(port),
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 120
@@ -121,18 +131,9 @@ def test_annotate_stops_at_once_with_a_request_left_open(how: str, tmp_path: Pat
         with conn:
             conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
             time.sleep(0.5)
-            t0 = time.monotonic()
-            if how == "sigint-group":
-                os.killpg(proc.pid, signal.SIGINT)
-            else:
-                proc.send_signal(signal.SIGTERM)
-            text, _ = proc.communicate(timeout=30)
-            took = time.monotonic() - t0
+            shown, took = _stop(proc, how)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    shown = text.decode()
+        _reap(proc)
     assert proc.returncode == 130 and took < 2.0, (proc.returncode, took, shown)
     last = [line for line in shown.splitlines() if line.strip()][-1]
     assert last.startswith("interrupted: every answer is saved in"), shown
@@ -148,16 +149,8 @@ def test_report_stops_at_once_and_releases_its_folder(how: str, tmp_path: Path) 
 
     run = _compare_run(tmp_path)
     out = tmp_path / "report"
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
-    }
-    proc = subprocess.Popen(
-        # The default replicates: several seconds of bootstrap, still running at the signal.
-        [sys.executable, "-m", "paraudit.cli.main", "report", str(run), "--out", str(out),
-         "--replicates", "10000"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
+    # The default replicates: several seconds of bootstrap, still running at the signal.
+    proc = _spawn("report", str(run), "--out", str(out), "--replicates", "10000")
     lock = tmp_path / ".report.lock"
     try:
         deadline = time.monotonic() + 120
@@ -166,18 +159,9 @@ def test_report_stops_at_once_and_releases_its_folder(how: str, tmp_path: Path) 
             time.sleep(0.1)
         time.sleep(1.0)  # inside the statistics
         assert proc.poll() is None, "the report finished before the signal"
-        t0 = time.monotonic()
-        if how == "sigint-group":
-            os.killpg(proc.pid, signal.SIGINT)
-        else:
-            proc.send_signal(signal.SIGTERM)
-        text, _ = proc.communicate(timeout=30)
-        took = time.monotonic() - t0
+        shown, took = _stop(proc, how)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    shown = text.decode()
+        _reap(proc)
     assert proc.returncode == 130 and took < 2.0, (proc.returncode, took, shown)
     last = [line for line in shown.splitlines() if line.strip()][-1]
     assert last.startswith("interrupted:") and "Traceback" not in shown, shown
