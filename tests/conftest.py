@@ -32,18 +32,29 @@ def tone(path: Path, freq: float = 150.0, seconds: float = 1.0, amp: float = 0.3
     return path.read_bytes()
 
 
+class ToneClips:
+    """Tone clips written into one folder for a dataset being made: calling it with a frequency
+    (and length) writes the clip once and returns its dataset name; `audio` maps every name
+    to its file, as `write_dataset` wants it."""
+
+    def __init__(self, folder: Path, prefix: str = "", seconds: float = 1.0) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder, self.prefix, self.seconds = folder, prefix, seconds
+        self.audio: dict[str, Path] = {}
+
+    def __call__(self, freq: float, seconds: float | None = None) -> str:
+        length = self.seconds if seconds is None else seconds
+        p = self.folder / f"{self.prefix}{freq}-{length}.wav"
+        rel = audio_name(tone(p, freq, length))
+        self.audio[rel] = p
+        return rel
+
+
 def make_dataset(
     root: Path, tmp: Path, *, positional: bool = False
 ) -> tuple[DatasetManifest, list[AuditItem], dict[str, Path]]:
     """Write a valid two-item dataset (one single-turn, optionally one positional)."""
-    tmp.mkdir(parents=True, exist_ok=True)
-    audio: dict[str, Path] = {}
-
-    def clip(freq: float) -> str:
-        p = tmp / f"{freq}.wav"
-        rel = audio_name(tone(p, freq))
-        audio[rel] = p
-        return rel
+    clip = ToneClips(tmp)
 
     items = [
         AuditItem(
@@ -104,8 +115,8 @@ def make_dataset(
         )
         tasks = (*tasks, "positional-emotion")
     manifest = DatasetManifest(name="tiny", tasks=tasks)
-    write_dataset(root, manifest, items, audio)
-    return manifest, items, audio
+    write_dataset(root, manifest, items, clip.audio)
+    return manifest, items, clip.audio
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from paraudit.dimensions.registry import get
-from paraudit.items.dataset import audio_name, write_dataset
+from paraudit.items.dataset import write_dataset
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
-from tests.conftest import tone
+from tests.conftest import ToneClips
 
 TEXT = "Can you book the table for eight tonight?"
 FOCUS = (3, 5)
@@ -22,14 +22,7 @@ def make_dimension_dataset(
     dim = get(dimension)
     task = dim.task_for("single-turn")
     a, b = (v.name for v in dim.values[:2])
-    tmp.mkdir(parents=True, exist_ok=True)
-    audio: dict[str, Path] = {}
-
-    def clip(freq: float) -> str:
-        p = tmp / f"{dimension}-{freq}.wav"
-        rel = audio_name(tone(p, freq, seconds))
-        audio[rel] = p
-        return rel
+    clip = ToneClips(tmp, prefix=f"{dimension}-", seconds=seconds)
 
     items = []
     for i in range(n):
@@ -61,5 +54,5 @@ def make_dimension_dataset(
     manifest = DatasetManifest(
         name=dimension, tasks=(task,), emotions=dim.names, dimension=dimension
     )
-    write_dataset(root, manifest, items, audio)
+    write_dataset(root, manifest, items, clip.audio)
     return items

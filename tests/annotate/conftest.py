@@ -11,23 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from paraudit.items.dataset import audio_name, write_dataset
+from paraudit.items.dataset import write_dataset
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
-from tests.conftest import tone
+from tests.conftest import ToneClips
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make_many(root: Path, tmp: Path, n: int, *, seconds: float = 0.05) -> list[AuditItem]:
     """A single-turn dataset of `n` items with short tones (distinct texts per item)."""
-    tmp.mkdir(parents=True, exist_ok=True)
-    audio: dict[str, Path] = {}
-
-    def clip(freq: float) -> str:
-        p = tmp / f"{freq}.wav"
-        rel = audio_name(tone(p, freq, seconds))
-        audio[rel] = p
-        return rel
+    clip = ToneClips(tmp, seconds=seconds)
 
     items = []
     for i in range(n):
@@ -59,7 +52,8 @@ def make_many(root: Path, tmp: Path, n: int, *, seconds: float = 0.05) -> list[A
                 ),
             )
         )
-    write_dataset(root, DatasetManifest(name="many", tasks=("single-turn-emotions",)), items, audio)
+    manifest = DatasetManifest(name="many", tasks=("single-turn-emotions",))
+    write_dataset(root, manifest, items, clip.audio)
     return items
 
 
