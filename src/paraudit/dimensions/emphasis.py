@@ -46,6 +46,11 @@ DIMENSION = Dimension(
         Value("stress-b", "the sentence stress falls on the item's second focus word"),
     ),
     item_kinds=("single-turn",),
+    no_positional=(
+        "the contrast is which word of one sentence carries the stress: a later turn cannot "
+        "start stressing a word that a shift would need to stay on, so there is no turn from "
+        "which on the delivery has changed"
+    ),
     words=Words(
         noun="sentence stress",
         attribute="which word the user stresses",
