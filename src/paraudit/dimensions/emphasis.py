@@ -47,9 +47,9 @@ DIMENSION = Dimension(
     ),
     item_kinds=("single-turn",),
     no_positional=(
-        "the contrast is which word of one sentence carries the stress: a later turn cannot "
-        "start stressing a word that a shift would need to stay on, so there is no turn from "
-        "which on the delivery has changed"
+        "the contrast is which word of one sentence carries the stress, and each sentence "
+        "stresses its own words: nothing carries over to the next turn, so there is no turn "
+        "from which on the delivery has changed and stays changed"
     ),
     words=Words(
         noun="sentence stress",

@@ -52,6 +52,9 @@ class Listener(ABC):
 
     dimension: str
     """The dimension it listens for (a `paraudit dimensions` name)."""
+    finds_changes: bool = True
+    """Whether it answers positional J by the turn where `lean` changes (False: a listener
+    without a lean, emphasis, maps each conversation's last human turn as single-turn)."""
 
     @abstractmethod
     def measure(self, clip: RenderedClip, text: str) -> Measures:
@@ -159,9 +162,9 @@ class ListenerJudge(BuiltinJudge):
         responses: dict[str, str] = {
             k: self._text(by_role[k]) for k in ("R1", "R2") if k in by_role
         }
-        if q.multi_turn:
+        if q.multi_turn and self.listener.finds_changes:
             return self._by_shift(q, clips, responses)
-        # Each conversation's human clip (single-turn: the only one) decides.
+        # Each conversation's last human clip (single-turn: the only one) decides.
         last: dict[str, AudioPart] = {}
         for role, a in clips:
             if role.role not in ("R1", "R2") and role.speaker == "human":

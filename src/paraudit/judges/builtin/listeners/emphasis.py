@@ -111,6 +111,7 @@ def _negated(response: str) -> set[int]:
 
 class EmphasisListener(Listener):
     dimension = "emphasis"
+    finds_changes = False  # no lean: which word is stressed is not more or less of anything
 
     def measure(self, clip: RenderedClip, text: str) -> Measures:
         import parselmouth
