@@ -15,8 +15,7 @@ import soundfile as sf
 from paraudit.compose.dimension_starters import positional_texts
 from paraudit.dimensions import registry
 from paraudit.items.dataset import load_dataset
-from tests.builders.conftest import cli
-from tests.conftest import built_once, shared_root
+from tests.builders.conftest import cli, starter_built
 from tests.render.independent import interior_gaps_s, sounding_span_s, voiced_share
 
 NAMES = ("urgency", "whisper", "hesitation")
@@ -24,18 +23,7 @@ NAMES = ("urgency", "whisper", "hesitation")
 
 @pytest.fixture(scope="module", params=NAMES)
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    name = request.param
-
-    def make(folder: Path) -> None:
-        cache = shared_root(tmp_path_factory) / "render-cache"
-        code, output = cli(
-            "build", "starter", "--dimension", name, "--limit", "2",
-            "--out", str(folder / "ds"), "--cache", str(cache),
-        )  # fmt: skip
-        assert code == 0, output
-        assert "dataset validates" in output
-
-    return built_once(tmp_path_factory, f"dimension-positional-{name}", make) / "ds"
+    return starter_built(tmp_path_factory, request.param)
 
 
 def test_each_conversation_changes_once_at_a_different_turn(built: Path) -> None:
