@@ -71,14 +71,15 @@ def cpu_s() -> float:
 
 def dimensions(names: list[str], limit: int | None) -> None:
     from paraudit.builders.dimension_starter import build_dimension_starter
-    from paraudit.compose.dimension_starters import starter_texts
+    from paraudit.compose.dimension_starters import positional_texts, starter_texts
     from paraudit.dimensions import registry
 
     print(f"{'dimension':10} {'items':>7} {'renders':>7} {'wall s':>7} {'CPU s':>7} "
           f"{'≤180 s':>6}  load before → after")  # fmt: skip
     for name in names:
         dim = registry.get(name)
-        texts = len(starter_texts(dim)[:limit])
+        # Single-turn texts and positional conversations: `limit` applies to each kind.
+        texts = len(starter_texts(dim)[:limit]) + len(positional_texts(dim)[:limit])
         with tempfile.TemporaryDirectory() as tmp:
             before, c0, t0 = os.getloadavg()[0], cpu_s(), time.perf_counter()
             r = build_dimension_starter(

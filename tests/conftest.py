@@ -200,7 +200,11 @@ def dimension_small(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path
         cache = shared_root(tmp_path_factory) / "render-cache"
         cache.mkdir(exist_ok=True)
         build_dimension_starter(
-            registry.get(name), folder / "ds", limit=DIMENSION_LIMIT, cache_dir=cache
+            registry.get(name),
+            folder / "ds",
+            limit=DIMENSION_LIMIT,
+            cache_dir=cache,
+            positional=False,
         )
 
     return built_once(tmp_path_factory, f"dimension-{name}", make) / "ds"

@@ -56,3 +56,44 @@ def make_dimension_dataset(
     )
     write_dataset(root, manifest, items, clip.audio)
     return items
+
+
+def make_positional_dimension_dataset(root: Path, tmp: Path, dimension: str) -> AuditItem:
+    """A valid one-item positional dataset of `dimension`: three human turns, the delivery
+    changing to the second value at the second human turn in branch 0, at the third in branch 1."""
+    dim = get(dimension)
+    a, b = (v.name for v in dim.values[:2])
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(freq: float) -> str:
+        p = tmp / f"{dimension}-pos-{freq}.wav"
+        rel = audio_name(tone(p, freq, 0.3))
+        audio[rel] = p
+        return rel
+
+    speakers = ("human", "assistant", "human", "assistant", "human")
+    context = tuple(Turn(speaker=s, text=f"Turn {i} words.") for i, s in enumerate(speakers))  # type: ignore[arg-type]
+    branches = []
+    for k, shift in enumerate((2, 4)):
+        values = tuple(b if s == "human" and i >= shift else a for i, s in enumerate(speakers))
+        branches.append(
+            Branch(
+                emotions=values,
+                audio=tuple(clip(100 + 10 * i + (i >= shift) * 3) for i in range(5)),
+                response=Response(text=f"Reply {k}.", emotion=b, audio=clip(300 + k)),
+            )
+        )
+    task = dim.task_for("positional")
+    item = AuditItem(
+        id=f"{dimension}-pos-000",
+        task=task,
+        context=context,
+        branches=(branches[0], branches[1]),
+        meta={"dimension": dimension, "pair": f"{a}->{b}", "shift_turns": [2, 4]},
+    )
+    manifest = DatasetManifest(
+        name=dimension, tasks=(task,), emotions=dim.names, dimension=dimension
+    )
+    write_dataset(root, manifest, [item], audio)
+    return item

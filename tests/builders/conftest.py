@@ -149,3 +149,26 @@ def recordings(sources: Sources) -> Path:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(clip.path.read_bytes())
     return sources.root / "clips"
+
+
+STARTER_LIMIT = 2
+"""Texts per item kind in `starter_built`: both values (and, where the dimension has them, two
+positional conversations with both changes)."""
+
+
+def starter_built(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """`build starter --dimension NAME --limit 2` through the CLI, once per test run for every
+    module and worker that asks (renders shared through one cache); read-only for the tests."""
+    from tests.conftest import built_once, shared_root
+
+    def make(folder: Path) -> None:
+        cache = shared_root(tmp_path_factory) / "render-cache"
+        cache.mkdir(exist_ok=True)
+        code, output = cli(
+            "build", "starter", "--dimension", name, "--limit", str(STARTER_LIMIT),
+            "--out", str(folder / "ds"), "--cache", str(cache),
+        )  # fmt: skip
+        assert code == 0, output
+        assert "dataset validates" in output
+
+    return built_once(tmp_path_factory, f"dimension-starter-{name}", make) / "ds"

@@ -18,24 +18,15 @@ from paraudit.dimensions.base import RenderedClip
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import load_dataset
 from paraudit.items.validate import errors_of, validate_dataset
-from tests.builders.conftest import cli
+from tests.builders.conftest import STARTER_LIMIT, cli, starter_built
 
 NEW = ("urgency", "hesitation", "whisper", "emphasis", "sarcasm")
-LIMIT = 4
+LIMIT = STARTER_LIMIT
 
 
 @pytest.fixture(scope="module", params=NEW)
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    name = request.param
-    root = tmp_path_factory.mktemp(f"dim-{name}")
-    out = root / "ds"
-    code, output = cli(
-        "build", "starter", "--dimension", name, "--limit", str(LIMIT),
-        "--out", str(out), "--cache", str(root / "cache"),
-    )  # fmt: skip
-    assert code == 0, output
-    assert "dataset validates" in output
-    return out
+    return starter_built(tmp_path_factory, request.param)
 
 
 def test_the_set_is_a_valid_dataset_of_its_dimension(built: Path) -> None:
@@ -43,12 +34,15 @@ def test_the_set_is_a_valid_dataset_of_its_dimension(built: Path) -> None:
     dim = registry.get(ds.manifest.dimension)
     assert ds.manifest.dimension in NEW
     assert ds.manifest.emotions == dim.names
-    assert ds.manifest.tasks == (f"single-turn-{dim.name}",)
+    # Positional conversations too where the dimension has them (test_dimension_positional.py).
+    kinds = ("single-turn", "positional") if "positional" in dim.item_kinds else ("single-turn",)
+    assert ds.manifest.tasks == tuple(dim.task_for(k) for k in kinds)
     assert not errors_of(validate_dataset(built))
     dropped = ds.manifest.provenance["dropped"]
-    assert 1 <= len(ds.items) == LIMIT - len(dropped)
+    assert 1 <= len(ds.items) == LIMIT * len(kinds) - len(dropped)
     values = {v.name for v in dim.values}
-    for it in ds.items:
+    single = [it for it in ds.items if it.task == dim.task_for("single-turn")]
+    for it in single:
         b0, b1 = it.branches
         assert {b0.emotions[0], b1.emotions[0]} == values
         assert b0.audio[0] != b1.audio[0]
@@ -59,7 +53,7 @@ def test_the_set_is_a_valid_dataset_of_its_dimension(built: Path) -> None:
         for rel in it.audio_files():  # content-hashed names
             assert Path(rel).stem == hashlib.sha256((built / rel).read_bytes()).hexdigest()
     if dim.name == "emphasis":
-        for it in ds.items:
+        for it in single:
             words = it.context[0].text.split()
             assert it.meta["focus_words"] == [words[i].strip(".,!?;:") for i in it.meta["focus"]]
 
@@ -128,13 +122,17 @@ def test_a_rejected_clip_is_rendered_again_or_its_item_dropped(tmp_path: Path) -
     urgency = registry.get("urgency")
     here = "tests.builders.test_dimension_starter"
     again = replace(urgency, renderer=f"{here}:flaky")
-    report = build_dimension_starter(again, tmp_path / "a", limit=1, cache_dir=tmp_path / "c")
+    report = build_dimension_starter(
+        again, tmp_path / "a", limit=1, cache_dir=tmp_path / "c", positional=False
+    )
     assert (report.items_written, report.renders, report.rerenders) == (1, 3, 1)
     (item,) = load_dataset(tmp_path / "a").items
     assert {q["value"]: q["attempts"] for q in item.meta["qc"]} == {"calm": 1, "urgent": 2}
 
     wrong = replace(urgency, renderer=f"{here}:never")
     with pytest.raises(ParauditError, match=r"urgent: .*rate_ratio") as e:
-        build_dimension_starter(wrong, tmp_path / "b", limit=1, cache_dir=tmp_path / "c")
+        build_dimension_starter(
+            wrong, tmp_path / "b", limit=1, cache_dir=tmp_path / "c", positional=False
+        )
     assert "1 dropped" in str(e.value) and "nothing written" in str(e.value)
     assert not (tmp_path / "b").exists()

@@ -69,3 +69,70 @@ def test_a_dimension_without_a_set_is_refused(
     monkeypatch.setattr(dimension_starters, "files", lambda _pkg: tmp_path)
     with pytest.raises(ParauditError, match="no offline starter texts for dimension 'urgency'"):
         starter_texts(_dim("urgency"))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_positional_conversations_exist_where_the_dimension_has_the_kind(name: str) -> None:
+    dim = _dim(name)
+    convs = dimension_starters.positional_texts(dim)
+    assert ("positional" in dim.item_kinds) == bool(convs)
+    if not convs:
+        assert dim.no_positional  # says why instead
+        return
+    assert len(convs) >= 6 and len({c.id for c in convs}) == len(convs)
+    for c in convs:
+        humans = [c.turns[i].text for i in c.human_turns()]
+        # The reply of each branch takes up its own changed turn more than the other's.
+        for b, other in (c.branches, c.branches[::-1]):
+            own = _content(humans[b.shift]) & _content(b.response)
+            theirs = _content(humans[other.shift]) & _content(b.response)
+            assert len(own) > len(theirs), (c.id, b.shift, own, theirs)
+
+
+def _content(text: str) -> set[str]:
+    return {w[:5] for w in text.lower().replace(",", " ").replace(".", " ").split() if len(w) >= 4}
+
+
+H, A = "human", "assistant"
+CONV = {
+    "id": "p1",
+    "turns": [
+        {"speaker": H, "text": "Help me with the house."},
+        {"speaker": A, "text": "Sure."},
+        {"speaker": H, "text": "The sink is leaking."},
+        {"speaker": A, "text": "Noted."},
+        {"speaker": H, "text": "And the alarm is beeping."},
+    ],
+    "branches": [
+        {"shift": 1, "response": "Fix the sink."},
+        {"shift": 2, "response": "Check the alarm."},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"branches": [{"shift": 1, "response": "a"}, {"shift": 1, "response": "b"}]},
+            "shifts [1, 1]",
+        ),
+        (
+            {"branches": [{"shift": 0, "response": "a"}, {"shift": 2, "response": "b"}]},
+            "shifts [0, 2]",
+        ),
+        ({"branches": [{"shift": 1, "response": "a"}, {"shift": 2, "response": "a"}]}, "share one"),
+        ({"turns": CONV["turns"][:4]}, "must alternate, human first and last"),  # type: ignore[index]
+        ({"turns": [{"speaker": H, "text": "Um, help."}, *CONV["turns"][1:]]}, "filler"),  # type: ignore[index]
+    ],
+)
+def test_a_bad_conversation_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    (tmp_path / "urgency-positional.jsonl").write_text(
+        json.dumps(CONV) + "\n" + json.dumps({**CONV, **change}) + "\n"
+    )
+    monkeypatch.setattr(dimension_starters, "files", lambda _pkg: tmp_path)
+    with pytest.raises(ParauditError, match="urgency-positional.jsonl line 2") as e:
+        dimension_starters.positional_texts(_dim("urgency"))
+    assert message in str(e.value)

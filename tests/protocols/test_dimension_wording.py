@@ -197,3 +197,27 @@ def test_the_misleading_cue_states_the_other_value_as_the_judge_would_hear_it(
         text = "".join(str(getattr(p, "text", "")) for p in inst.prompt)
         assert stated.format(shown[other]) in text, text
         assert inst.question.cue_value == item.branches[other].emotions[0]  # the value itself
+
+
+@pytest.mark.parametrize("dimension", ["urgency", "whisper", "hesitation"])
+def test_positional_questions_speak_the_dimension_s_words(tmp_path: Path, dimension: str) -> None:
+    from paraudit.dimensions.registry import get
+    from tests.dimsets import make_positional_dimension_dataset
+
+    dim = get(dimension)
+    root = tmp_path / dimension
+    make_positional_dimension_dataset(root, tmp_path / "tones", dimension)
+    asked = _prompts(root, ("J", "P", "O", "S", "T"), ("none", "soft", "hard", "transition"))
+    assert set(asked) == {"J", "P", "O", "S", "T"}
+    for probe, texts in asked.items():
+        for text in texts:
+            assert "emotion" not in text.lower() and "tone of voice" not in text, (probe, text)
+    assert all(f"two values of {dim.words.noun}, E1 and E2" in t for t in asked["P"])
+    changes = f"{dim.words.attribute} (not just the words) starts at one value"
+    assert any(changes in t for t in asked["J"]) and any(changes in t for t in asked["P"])
+    for text in asked["O"]:
+        # The notes are on the user's turns only: none after an assistant turn's transcript.
+        lines = [ln for ln in text.splitlines() if "transcript:" in ln]
+        assert len(lines) in (5, 10)
+        for line in lines:
+            assert ("(human)" in line) == line.endswith("]"), line

@@ -187,10 +187,14 @@ def build_dimension_starter(
     conditions: tuple[str, ...] = (),
     on_progress: Callable[[int, int], None] | None = None,
     ids: Collection[str] | None = None,
+    positional: bool = True,
 ) -> DimensionBuildReport:
     """Render, check and write `dim`'s starter set to `out` (atomically); `voices` and
     `conditions` add invariance twins (module docstring). `ids` keeps only those texts (the
-    demo's stratified subset, `quick_dimension_ids`); `limit` then applies."""
+    demo's stratified subset, `quick_dimension_ids`); `limit` then applies, per item kind.
+    `positional` adds the dimension's positional conversations where it has them
+    (builders/dimension_positional.py; rendered in the first voice only)."""
+    from paraudit.compose.dimension_starters import positional_texts
     from paraudit.render.profiles import profile_for
     from paraudit.render.renderer import Renderer
 
@@ -198,6 +202,11 @@ def build_dimension_starter(
     render = registry.renderer(dim)
     qc = registry.qc_rule(dim)
     texts = [t for t in starter_texts(dim) if ids is None or t.id in ids][:limit]
+    conversations = (
+        [t for t in positional_texts(dim) if ids is None or t.id in ids][:limit]
+        if positional and "positional" in dim.item_kinds
+        else []
+    )
     voice = voices[0] if voices else voice or default_voice(dim)
     values = [v.name for v in dim.values]
     ref = values[0]
@@ -230,7 +239,16 @@ def build_dimension_starter(
                     twin = _speaker_twin(dim, task, text, original, other, checked_in, w)
                     _count_twin(report, f"speaker-{other}", twin, text.id, twins)
             if on_progress:
-                on_progress(n, len(texts))
+                on_progress(n, len(texts) + len(conversations))
+        if conversations:
+            from paraudit.builders.dimension_positional import positional_items
+
+            items += positional_items(
+                dim, conversations, render, qc, voice=voice, seed=seed, w=w,
+                assistant=assistant, neutral=neutral, report=report,
+            )  # fmt: skip
+            if on_progress:
+                on_progress(len(texts) + len(conversations), len(texts) + len(conversations))
         if not items:
             # Nothing to audit: refuse before writing, so --out keeps what it had.
             why = report.dropped[0].reason if report.dropped else "no starter texts"
@@ -257,7 +275,7 @@ def build_dimension_starter(
         first = next(iter(items[0].meta["renderer"].values()), "")
         manifest = DatasetManifest(
             name=f"paraudit-starter-{dim.name}",
-            tasks=(task,),
+            tasks=tuple(dict.fromkeys(it.task for it in items)),
             emotions=dim.names,
             dimension=dim.name,
             rendering=(

@@ -26,6 +26,8 @@ def _show(dim: Dimension) -> None:
         line(f"  response-only labels: {escape(', '.join(dim.response_values))}")
     kinds = ", ".join(f"{k} ({dim.task_for(k)})" for k in dim.item_kinds)
     line(f"  item kinds: {escape(kinds)}")
+    if dim.no_positional and "positional" not in dim.item_kinds:
+        line(f"  no positional items: {escape(dim.no_positional)}")
     for what, target in (("renderer", dim.renderer), ("qc", dim.qc)):
         found = "" if registry.target_present(target) else "  [yellow](module not found)[/]"
         line(f"  {what}: {escape(target)}{found}")

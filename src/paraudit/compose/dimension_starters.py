@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from importlib.resources import files
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -62,5 +63,81 @@ def starter_texts(dimension: Dimension) -> tuple[StarterText, ...]:
             item.focus[0] == item.focus[1] or not all(0 <= i < len(words) for i in item.focus)
         ):
             raise ParauditError(f"{where}: focus {item.focus} is not two words of the text")
+        out.append(item)
+    return tuple(out)
+
+
+class PositionalTurn(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    speaker: Literal["human", "assistant"]
+    text: str
+
+
+class PositionalBranchText(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    shift: int
+    """0-based index among the human turns where the user's delivery changes to the marked
+    value (the dimension's second) and stays there; every human turn before it has the
+    reference value."""
+    response: str
+    """The final reply right when the change comes at that turn: it takes up what the user
+    said there, and is wrong for the other branch's turn."""
+
+
+class PositionalText(BaseModel):
+    """One positional conversation (`compose/starters/NAME-positional.jsonl`): the same words in
+    both branches; only the human turn at which the delivery changes differs, and the right
+    final reply is the one about what the user said at that turn."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    id: str
+    turns: tuple[PositionalTurn, ...]
+    branches: tuple[PositionalBranchText, PositionalBranchText]
+
+    def human_turns(self) -> list[int]:
+        return [i for i, t in enumerate(self.turns) if t.speaker == "human"]
+
+
+def positional_texts(dimension: Dimension) -> tuple[PositionalText, ...]:
+    """The positional conversations of `dimension` (none when it has no such file: emphasis
+    and sarcasm, whose contrast lives inside one sentence — `Dimension.item_kinds`)."""
+    from paraudit.dimensions.hesitation import word_changing
+
+    resource = files("paraudit.compose.starters").joinpath(f"{dimension.name}-positional.jsonl")
+    if not resource.is_file():
+        return ()
+    out: list[PositionalText] = []
+    for n, line in enumerate(resource.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{dimension.name}-positional.jsonl line {n}"
+        try:
+            item = PositionalText.model_validate(json.loads(line))
+        except (ValueError, ValidationError) as e:
+            raise ParauditError(
+                f"{where}: not a positional text ({str(e).splitlines()[0]})"
+            ) from None
+        speakers = [t.speaker for t in item.turns]
+        if (
+            speakers[0] != "human"
+            or speakers[-1] != "human"
+            or any(a == b for a, b in zip(speakers, speakers[1:], strict=False))
+        ):
+            raise ParauditError(f"{where}: turns must alternate, human first and last")
+        humans = len(item.human_turns())
+        shifts = [b.shift for b in item.branches]
+        if shifts[0] == shifts[1] or not all(1 <= s < humans for s in shifts):
+            raise ParauditError(
+                f"{where}: shifts {shifts} must be two different human turns after the first "
+                f"(1–{humans - 1})"
+            )
+        if item.branches[0].response == item.branches[1].response:
+            raise ParauditError(f"{where}: both branches share one response")
+        for t in item.turns:
+            if t.speaker == "human" and (why := word_changing(t.text)) is not None:
+                raise ParauditError(f"{where}: {why}")
         out.append(item)
     return tuple(out)

@@ -134,6 +134,9 @@ class Dimension:
     taxonomies: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Named label sets of known sources → how each of their labels maps onto a value. A source
     with a label set of its own loads through one of these or an explicit mapping."""
+    no_positional: str = ""
+    """Why the dimension has no positional items, for `paraudit dimensions` and its docs ('' when
+    it has them or nobody has said)."""
     valence: Mapping[str, str] = field(default_factory=dict)
     """Value → the sentiment words carrying it read as ('positive', 'negative', 'neutral'):
     what the word–tone conflict check (qc/conflict.py) compares a text classifier's label

@@ -46,6 +46,11 @@ DIMENSION = Dimension(
         Value("stress-b", "the sentence stress falls on the item's second focus word"),
     ),
     item_kinds=("single-turn",),
+    no_positional=(
+        "the contrast is which word of one sentence carries the stress, and each sentence "
+        "stresses its own words: nothing carries over to the next turn, so there is no turn "
+        "from which on the delivery has changed and stays changed"
+    ),
     words=Words(
         noun="sentence stress",
         attribute="which word the user stresses",

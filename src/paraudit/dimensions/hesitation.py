@@ -33,7 +33,7 @@ DIMENSION = Dimension(
             "each pause drawn out, the end rising as if unsure; no fillers",
         ),
     ),
-    item_kinds=("single-turn",),
+    item_kinds=("single-turn", "positional"),
     words=Words(
         noun="hesitation",
         attribute="whether the user speaks fluently or hesitantly",

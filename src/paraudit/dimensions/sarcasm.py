@@ -19,6 +19,11 @@ DIMENSION = Dimension(
         ),
     ),
     item_kinds=("single-turn",),
+    no_positional=(
+        "sarcasm is a reading of one remark against its situation, not a lasting way of "
+        "speaking: a user who 'turns sarcastic from turn k on' says each later line "
+        "sarcastically for its own reason, so no one turn decides the right reply"
+    ),
     words=Words(
         noun="sarcasm",
         attribute="whether the user means what they say",

@@ -19,7 +19,7 @@ DIMENSION = Dimension(
             "a little higher and louder",
         ),
     ),
-    item_kinds=("single-turn",),
+    item_kinds=("single-turn", "positional"),
     words=Words(
         noun="urgency",
         attribute="how urgently the user speaks",

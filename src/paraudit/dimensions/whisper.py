@@ -15,7 +15,7 @@ DIMENSION = Dimension(
         Value("voiced", "spoken in a normal voice"),
         Value("whispered", "whispered: no voice, only breath noise, and quieter"),
     ),
-    item_kinds=("single-turn",),
+    item_kinds=("single-turn", "positional"),
     words=Words(
         noun="whisper",
         attribute="whether the user whispers",

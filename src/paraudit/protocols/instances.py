@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from paraudit.items.dataset import Dataset
-from paraudit.items.records import AuditItem
+from paraudit.items.records import DEFAULT_DIMENSION, AuditItem
 from paraudit.items.taxonomy import item_dimension
 from paraudit.protocols.paper_prompts import fill
 from paraudit.protocols.parts import AudioPart, Part, Prompt, TextPart
@@ -171,10 +171,15 @@ class _Layout:
         emotions: tuple[str, ...] | None,
         conv: str,
         annotation: str = "emotion: {value}",
+        humans_only: bool = False,
     ) -> str:
+        """`humans_only`: annotate only the human turns (a dimension other than emotion, whose
+        notes say what the *user* did; emotion's paper prompts label every turn)."""
         lines = []
         for t, turn in enumerate(item.context, 1):
             emotion = emotions[t - 1] if emotions else None
+            if humans_only and turn.speaker != "human":
+                emotion = None
             self.turns.append(TextTurn(conv, t, turn.speaker, turn.text, emotion))
             if is_multi_turn(item):
                 line = f"{conv} turn {t} ({SPEAKER_NAMES[turn.speaker]}): transcript: {turn.text}"
@@ -291,6 +296,9 @@ def p_instance(ds: Dataset, item: AuditItem, cue: str, order: str, branch: int) 
         gold: str | dict[str, str] = "R1" if emotions[0] == e1 else "R2"
         q = lay.question(item, "P", "pointwise", cue, {"R1": w1, "R2": w2})
     else:
+        # Another dimension's positional P in its own words; emotion's stays the paper's.
+        dim = item_dimension_name(item, ds.manifest)
+        lay = _Layout(question_head(form_for(item.task, "P", "pointwise"), cue, dim))
         lay.context_audio(ds, item, branch, "C")
         lay.text(f"E1 = {e1}\nE2 = {e2}")
         humans = item.human_turns()
@@ -345,17 +353,18 @@ def text_instance(
         return tuple(shown.get(e, e) for e in item.branches[b].emotions)
 
     lay = _Layout(question_head(form_for(item.task, probe, protocol), cue, dim))
+    others = dim != DEFAULT_DIMENSION  # its notes are on the user's turns only
     gold: str | dict[str, str]
     if protocol == "pointwise":
         assert branch is not None
-        body = lay.transcript(item, emos(branch), "C", note)
+        body = lay.transcript(item, emos(branch), "C", note, others)
         gold = _choice_gold(branch, order)
     else:
         ca, cb = _ctx_order(context_order)
         body = (
-            lay.transcript(item, emos(ca), "CA", note)
+            lay.transcript(item, emos(ca), "CA", note, others)
             + "\n"
-            + lay.transcript(item, emos(cb), "CB", note)
+            + lay.transcript(item, emos(cb), "CB", note, others)
         )
         gold = _matching_gold(context_order, order)
     a, b = _resp_order(order)

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Literal
 
 from paraudit.dimensions import registry
+from paraudit.dimensions.base import Dimension
 from paraudit.items.records import DEFAULT_DIMENSION, AuditItem, DatasetManifest
 from paraudit.items.taxonomy import item_dimension
 from paraudit.protocols import paper_prompts as pp
@@ -219,9 +220,34 @@ PAPER_DESCRIBED = 'a description of the speaker\'s emotional tone of voice ("emo
 PAPER_DISCLAIMER = "the human's emotions were detected by an audio-language model"
 
 
+def _multi_in_words(dim: Dimension, head: str) -> str:
+    """The paper's multi-turn phrases that name emotion (Listings 4–6: the transition cues and
+    P's two labels), said in the dimension's words (`Words.noun`, `Words.attribute`)."""
+    noun, attribute = dim.words.noun, dim.words.attribute
+    for a, b in (("X", "Y"), ("G", "H")):
+        head = head.replace(
+            f"the human's tone of voice (not just words) starts at an emotion {a} and "
+            f"transitions to a different emotion {b}",
+            f"{attribute} (not just the words) starts at one value {a} and changes to the "
+            f"other value {b}",
+        )
+    return head.replace(
+        "what might have caused the change in emotion",
+        f"what might have caused the change in {noun}",
+    ).replace(
+        "You will then be given the names of two emotions, E1 and E2, which are the possible "
+        "emotions for the *human* turns in C. Your task: decide whether each *human* turn has "
+        "emotion E1 and E2.",
+        f"You will then be given two values of {noun}, E1 and E2, which are the possible values "
+        f"of {attribute} in the *human* turns of C. Your task: decide whether each *human* turn "
+        "is E1 or E2.",
+    )
+
+
 @cache
 def _in_words(dimension: str, head: str) -> str:
     dim = registry.get(dimension)
+    head = _multi_in_words(dim, head)
     if dim.questions.described:
         head = head.replace(PAPER_DESCRIBED, dim.questions.described)
     return head.replace(

@@ -46,6 +46,7 @@ from paraudit.runner.checks import (
     check_token_budget,
     text_characters,
 )
+from paraudit.runner.dimension_fit import check_judge_dimensions
 from paraudit.runner.engine import Engine, LocalEngine, Phase
 from paraudit.runner.folder import check_out, claim, unique_judges
 from paraudit.runner.keys import IDENTITY_KEYS, folder_call_keys
@@ -309,6 +310,7 @@ class Runner:
         # Built once, before the dataset is read: a bad spec fails fast.
         loaded = {s.label: self.cfg.engine.load_judge(s) for s in specs}
         ds = load_checked(self.cfg.dataset)
+        check_judge_dimensions(specs, ds, str(self.cfg.dataset))
         out = self.cfg.out
         check_out(out)
         self._check_plan(ds)  # a plan of nothing is refused before the folder is made
@@ -563,6 +565,7 @@ def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str,
     scheme = folder_call_keys(cfg.out)  # an older folder's answered calls, by its own keys
     judges = [load_judge(js.with_call_keys(scheme)) for js in specs]
     ds = load_checked(cfg.dataset)
+    check_judge_dimensions(specs, ds, str(cfg.dataset))
     store = cfg.out / CALLS
     answered = dict.fromkeys((j.label for j in judges), 0)
     size, seconds, chars, again = 0, 0.0, 0, 0

@@ -52,6 +52,9 @@ class Listener(ABC):
 
     dimension: str
     """The dimension it listens for (a `paraudit dimensions` name)."""
+    finds_changes: bool = True
+    """Whether it answers positional J by the turn where `lean` changes (False: a listener
+    without a lean, emphasis, maps each conversation's last human turn as single-turn)."""
 
     @abstractmethod
     def measure(self, clip: RenderedClip, text: str) -> Measures:
@@ -159,8 +162,9 @@ class ListenerJudge(BuiltinJudge):
         responses: dict[str, str] = {
             k: self._text(by_role[k]) for k in ("R1", "R2") if k in by_role
         }
-        # Each conversation's last human clip (the only one, single-turn): a shift in a
-        # positional conversation has happened by its last turn, so that turn's value decides.
+        if q.multi_turn and self.listener.finds_changes:
+            return self._by_shift(q, clips, responses)
+        # Each conversation's last human clip (single-turn: the only one) decides.
         last: dict[str, AudioPart] = {}
         for role, a in clips:
             if role.role not in ("R1", "R2") and role.speaker == "human":
@@ -168,10 +172,51 @@ class ListenerJudge(BuiltinJudge):
         heard = {c: (self._heard(a), self._text(a)) for c, a in last.items()}
         return self._map(q, heard, responses, "heard")
 
+    def _by_shift(
+        self, q: Question, clips: list[tuple[ClipRole, AudioPart]], responses: dict[str, str]
+    ) -> Reply:
+        """Positional J: per conversation, the human turn where the clips' lean towards the
+        marked value rises most (a change point, as builtin:prosody finds a mood shift), and
+        the response that takes up most of that turn's words."""
+        turns: dict[str, list[AudioPart]] = {}
+        for role, a in clips:
+            if role.role not in ("R1", "R2") and role.speaker == "human":
+                turns.setdefault(role.role, []).append(a)
+        said = {}
+        for conv, parts in turns.items():
+            lean = [self.listener.lean(self._measure(a), self.mean) for a in parts]
+            said[conv] = self._text(parts[change_point(lean)])
+        return self._map_shift(q, said, responses, "heard the change at")
+
+    def _map_shift(
+        self, q: Question, said: dict[str, str], responses: dict[str, str], how: str
+    ) -> Reply:
+        s = {(c, r): shared_words(said[c], responses[r]) for c in said for r in responses}
+        if q.answer == "matching":
+            keep = s[("CA", "R1")] + s[("CB", "R2")] >= s[("CA", "R2")] + s[("CB", "R1")]
+            pred = {"CA": "R1", "CB": "R2"} if keep else {"CA": "R2", "CB": "R1"}
+            return reply_json(f"{how} {[said[c] for c in ('CA', 'CB')]}", pred)
+        pick = "R1" if s[("C", "R1")] >= s[("C", "R2")] else "R2"
+        return reply_json(f"{how} {said['C']!r}", pick)
+
     def _from_text(self, q: Question) -> Reply:
         """O and S (the value is written beside the words), T (no value: a fixed answer)."""
         if all(t.emotion is None for t in q.context):
             return reply_json("no value given", "R1")
+        if q.multi_turn:  # the first human turn whose value differs from the first's
+            said_at: dict[str, str] = {}
+            first: dict[str, str | None] = {}
+            for t in q.context:
+                if t.speaker != "human":
+                    continue
+                if t.conversation not in first:
+                    first[t.conversation] = t.emotion
+                    said_at[t.conversation] = t.transcript  # no change: its first turn
+                elif t.emotion != first[t.conversation] and first[t.conversation] is not None:
+                    said_at[t.conversation] = t.transcript
+                    first[t.conversation] = None  # found: later turns do not move it
+            shown = {k: q.options[k] for k in ("R1", "R2")}
+            return self._map_shift(q, said_at, shown, "told the change at")
         said: dict[str, tuple[str, str]] = {}
         for t in q.context:
             if t.speaker == "human" and t.emotion is not None:
@@ -196,6 +241,26 @@ class ListenerJudge(BuiltinJudge):
         scores = {r: fit(t, value, text) for r, t in responses.items()}
         pick = "R1" if scores["R1"] >= scores["R2"] else "R2"
         return reply_json(f"{how} {value}", pick)
+
+
+def change_point(lean: list[float]) -> int:
+    """The index k ≥ 1 where mean(lean[k:]) − mean(lean[:k]) is largest: the turn from which
+    on the clips sound most like the marked value (the last turn when there is one turn)."""
+    if len(lean) < 2:
+        return len(lean) - 1
+    gains = [float(np.mean(lean[k:]) - np.mean(lean[:k])) for k in range(1, len(lean))]
+    return 1 + int(np.argmax(gains))
+
+
+def _content(text: str) -> set[str]:
+    # Words of four letters or more, cut to five: "invite" and "inviting" are one word here,
+    # and "the", "and", "for" carry nothing about which turn a reply takes up.
+    return {w[:5] for w in words_of(text) if len(w) >= 4}
+
+
+def shared_words(turn: str, response: str) -> float:
+    """How many of a turn's content words a response takes up (the shorter reply on a tie)."""
+    return len(_content(turn) & _content(response)) - 0.001 * len(words_of(response))
 
 
 def _sha(rel: str) -> str:

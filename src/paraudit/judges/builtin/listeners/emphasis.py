@@ -8,11 +8,22 @@ word's top of the curve inside the middle of its share. P offers two words: the 
 higher top is heard as stressed; J offers none: the word with the highest top of all.
 Adjacent focus words ("say SHE took") are where the estimate can slip.
 Mapping: stress on a word contrasts it with an alternative, and the reply that answers that
-contrast names the word first ("Rome, not Milan"; the user's "my" as "your"): the response
-that mentions the stressed word earliest fits (the shorter one on a tie, never a position).
+contrast takes the word up. Four cues, each a fixed word list (measured on the bundled texts in
+docs/how-to/another-dimension.md):
+- the reply names the stressed word early ("Rome, not Milan"; the user's "my" as "your", "she"
+  as "her") — but not inside a "not …" phrase, which names what is *not* meant;
+- it names another word of the stressed word's kind (Saturday for Friday, eleven for ten, blue
+  for red): the alternative the stress rules out;
+- a stressed person ("SHE took it") calls for "someone else" / "who"; any other stressed word
+  ("she TOOK it") for "something else", and "someone else" then answers the wrong contrast;
+- a "not …" phrase repeating another word of the sentence keeps that word and changes the
+  stressed one ("not the red coat" answers "the red JACKET").
+The shorter reply wins a tie, never a position.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -43,16 +54,64 @@ def _windows(x: np.ndarray, rate: int, words: list[str]) -> list[tuple[float, fl
     return out
 
 
-# The assistant answers the user: the user's "my" is its "your".
+# The assistant answers the user: the user's "my" is its "your"; a person is named by any of
+# the pronoun's forms ("she" as "her").
 ADDRESSED = {"i": "you", "my": "your", "me": "you", "we": "you", "our": "your", "us": "you"}
+FORMS = {
+    "you": ("you", "your", "yours"),
+    "your": ("you", "your", "yours"),
+    "she": ("she", "her", "hers"),
+    "her": ("she", "her", "hers"),
+    "he": ("he", "him", "his"),
+    "him": ("he", "him", "his"),
+    "his": ("he", "him", "his"),
+    "they": ("they", "them", "their"),
+    "them": ("they", "them", "their"),
+}
+PERSONS = frozenset("i me my we us our you your she her he him his they them their".split())
+SOMEONE = ("someone", "somebody", "who", "whoever")
+SOMETHING = ("something", "anything")
+KINDS = tuple(
+    frozenset(k.split())
+    for k in (
+        "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight",
+        "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty hundred",
+        "red blue green black white yellow grey gray brown pink orange purple",
+        "morning afternoon evening night noon midnight",
+        "january february march april may june july august september october november december",
+    )
+)
+"""Words of one kind: naming another of the stressed word's kind names its alternative."""
+NOT_SPAN = 4
+"""Words after "not" that belong to the "not …" phrase."""
 
 
 def _stem(word: str) -> str:
     return word[:4] if len(word) > 4 else word
 
 
+def _content(word: str) -> bool:
+    """A word that can carry a contrast ('red', 'jacket'), not 'the' or 'one'."""
+    return len(word) >= 4 or any(word in k for k in KINDS)
+
+
+def _negated(response: str) -> set[int]:
+    """Indices (in `words_of(response)`) of the words inside "not …" phrases: up to NOT_SPAN
+    words after the negation, never past the end of its clause."""
+    out: set[int] = set()
+    n = 0
+    for clause in re.split(r"[.,;:!?]", response):
+        words = words_of(clause)
+        for i, w in enumerate(words):
+            if w in ("not", "never", "isn't", "wasn't", "didn't"):
+                out.update(n + j for j in range(i + 1, min(len(words), i + 1 + NOT_SPAN)))
+        n += len(words)
+    return out
+
+
 class EmphasisListener(Listener):
     dimension = "emphasis"
+    finds_changes = False  # no lean: which word is stressed is not more or less of anything
 
     def measure(self, clip: RenderedClip, text: str) -> Measures:
         import parselmouth
@@ -93,7 +152,21 @@ class EmphasisListener(Listener):
     def fit(self, response: str, value: str, heard: str) -> float:
         w = words_of(response)
         word = value.strip(".,!?;:\"'").lower()
-        stem = _stem(ADDRESSED.get(word, word))
-        first = next((i for i, x in enumerate(w) if _stem(x) == stem), None)
-        named = 0.0 if first is None else 1.0 / (1 + first)
-        return named - 0.001 * len(w)
+        said = ADDRESSED.get(word, word)
+        stems = {_stem(f) for f in FORMS.get(said, (said,))}
+        negated = _negated(response)
+        first = next((i for i, x in enumerate(w) if _stem(x) in stems and i not in negated), None)
+        score = 0.0 if first is None else 1.0 / (1 + first)
+        kind = next((k for k in KINDS if word in k), None)
+        if kind is not None and any(x in kind and x != word for x in w):
+            score += 1.0  # names the alternative the stress rules out
+        person = word in PERSONS
+        if any(x in SOMEONE for x in w):
+            score += 1.0 if person else -1.0
+        if any(x in SOMETHING for x in w) and "else" in w:
+            score += -0.5 if person else 0.5
+        others = {_stem(x) for x in words_of(heard) if _content(x) and x not in PERSONS} - stems
+        kept = {_stem(w[i]) for i in negated}
+        if kept & others and not kept & stems:
+            score += 0.5  # "not the red coat": keeps another word, changes the stressed one
+        return score - 0.001 * len(w)
