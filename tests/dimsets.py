@@ -63,14 +63,7 @@ def make_positional_dimension_dataset(root: Path, tmp: Path, dimension: str) -> 
     changing to the second value at the second human turn in branch 0, at the third in branch 1."""
     dim = get(dimension)
     a, b = (v.name for v in dim.values[:2])
-    tmp.mkdir(parents=True, exist_ok=True)
-    audio: dict[str, Path] = {}
-
-    def clip(freq: float) -> str:
-        p = tmp / f"{dimension}-pos-{freq}.wav"
-        rel = audio_name(tone(p, freq, 0.3))
-        audio[rel] = p
-        return rel
+    clip = ToneClips(tmp, prefix=f"{dimension}-pos-", seconds=0.3)
 
     speakers = ("human", "assistant", "human", "assistant", "human")
     context = tuple(Turn(speaker=s, text=f"Turn {i} words.") for i, s in enumerate(speakers))  # type: ignore[arg-type]
@@ -95,5 +88,5 @@ def make_positional_dimension_dataset(root: Path, tmp: Path, dimension: str) -> 
     manifest = DatasetManifest(
         name=dimension, tasks=(task,), emotions=dim.names, dimension=dimension
     )
-    write_dataset(root, manifest, [item], audio)
+    write_dataset(root, manifest, [item], clip.audio)
     return item

@@ -33,7 +33,7 @@ DIMENSION = Dimension(
             "Listen to how the speaker talks, not to what they say. Does the speaker sound "
             "{options}? Answer with one of: {options}."
         ),
-        annotation="[the user says this in a {value} way]",
+        annotation="[the user sounds {value} saying this]",
         cues={
             "soft": "Focus on how urgently the user speaks when making your decision.\n",
             "hard": (
