@@ -152,3 +152,47 @@ def whisper_set(root: Path, tmp: Path, n: int = 4, ties: int = 2) -> Path:
                                dimension="whisper", emotions=("voiced", "whispered"))  # fmt: skip
     write_dataset(root, manifest, items, audio)
     return root
+
+
+def starter_conflict_set(root: Path, tmp: Path, ids: set[str] | None = None) -> Path:
+    """The starter's conflict sentences (sources/data/conflict.jsonl: words, voices, responses,
+    the builder's branch order and its VADER check) with tones in place of the Piper clips, so
+    that judges that read words or labels meet the real set's balance in seconds. `ids`: only
+    those sources."""
+    from paraudit.compose.starter import _by_pair, branch_swaps
+    from paraudit.dimensions.emotion import VALENCE
+    from paraudit.qc.conflict import check_conflict
+    from paraudit.sources.starter import conflict_sources
+
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(n: int, seconds: float) -> str:
+        p = tmp / f"{n}-{seconds}.wav"
+        rel = audio_name(tone(p, 100.0 + 3 * n, seconds))
+        audio[rel] = p
+        return rel
+
+    sources = [s for s in conflict_sources() if ids is None or s.id in ids]
+    swaps = branch_swaps(_by_pair(sources), 0)
+    items = []
+    for k, s in enumerate(sources):
+        voice = next(e for e in s.emotions if e != s.words)
+        check = check_conflict(s.text, s.words, voice, VALENCE)
+        assert check.passed, (s.id, check.reasons)
+        branches = [
+            Branch(emotions=(e,), audio=(clip(4 * k + j, 1.0),),
+                   response=Response(text=r.text, emotion=r.emotion,
+                                     audio=clip(4 * k + j + 2, 0.8)))
+            for j, (e, r) in enumerate(zip(s.emotions, s.responses, strict=True))
+        ]  # fmt: skip
+        if s.id in swaps:
+            branches.reverse()
+        items.append(AuditItem(id=s.id, task="single-turn-emotions",
+                               context=(Turn(speaker="human", text=s.text),),
+                               branches=(branches[0], branches[1]),
+                               meta={"pair": "/".join(s.emotions),
+                                     "conflict": check.meta(s.words, voice)}))  # fmt: skip
+    manifest = DatasetManifest(name="starter-conflict", tasks=("single-turn-emotions",))
+    write_dataset(root, manifest, items, audio)
+    return root

@@ -124,7 +124,7 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "builtin:random": BUILTIN_HOOKS | {"seed"},
     "builtin:first": BUILTIN_HOOKS,
     "builtin:transcript": BUILTIN_HOOKS | {"hears"},
-    "builtin:prosody": BUILTIN_HOOKS | {"clips", "cues", "words"},
+    "builtin:prosody": BUILTIN_HOOKS | {"clips", "cues", "words", "prior"},
     "builtin:drops-audio": BUILTIN_HOOKS,
     "builtin:abstain": BUILTIN_HOOKS,
     # The dimensions' acoustic judges (judges/builtin/listeners): no options of their own.
