@@ -152,3 +152,88 @@ def whisper_set(root: Path, tmp: Path, n: int = 4, ties: int = 2) -> Path:
                                dimension="whisper", emotions=("voiced", "whispered"))  # fmt: skip
     write_dataset(root, manifest, items, audio)
     return root
+
+
+def starter_conflict_set(root: Path, tmp: Path, ids: set[str] | None = None) -> Path:
+    """The starter's conflict sentences (sources/data/conflict.jsonl: words, voices, responses,
+    the builder's branch order and its VADER check) with tones in place of the Piper clips, so
+    that judges that read words or labels meet the real set's balance in seconds. `ids`: only
+    those sources."""
+    from paraudit.compose.starter import _by_pair, branch_swaps
+    from paraudit.dimensions.emotion import VALENCE
+    from paraudit.qc.conflict import check_conflict
+    from paraudit.sources.starter import conflict_sources
+
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(n: int, seconds: float) -> str:
+        p = tmp / f"{n}-{seconds}.wav"
+        rel = audio_name(tone(p, 100.0 + 3 * n, seconds))
+        audio[rel] = p
+        return rel
+
+    sources = [s for s in conflict_sources() if ids is None or s.id in ids]
+    swaps = branch_swaps(_by_pair(sources), 0)
+    items = []
+    for k, s in enumerate(sources):
+        voice = next(e for e in s.emotions if e != s.words)
+        check = check_conflict(s.text, s.words, voice, VALENCE)
+        assert check.passed, (s.id, check.reasons)
+        branches = [
+            Branch(emotions=(e,), audio=(clip(4 * k + j, 1.0),),
+                   response=Response(text=r.text, emotion=r.emotion,
+                                     audio=clip(4 * k + j + 2, 0.8)))
+            for j, (e, r) in enumerate(zip(s.emotions, s.responses, strict=True))
+        ]  # fmt: skip
+        if s.id in swaps:
+            branches.reverse()
+        items.append(AuditItem(id=s.id, task="single-turn-emotions",
+                               context=(Turn(speaker="human", text=s.text),),
+                               branches=(branches[0], branches[1]),
+                               meta={"pair": "/".join(s.emotions),
+                                     "conflict": check.meta(s.words, voice)}))  # fmt: skip
+    manifest = DatasetManifest(name="starter-conflict", tasks=("single-turn-emotions",))
+    write_dataset(root, manifest, items, audio)
+    return root
+
+
+def dimension_conflict_set(root: Path, tmp: Path, name: str) -> Path:
+    """`name`'s bundled conflict texts (compose/starters/NAME.conflict.jsonl, checked by its
+    lexicon as the builder does, branch 0 alternating) with tones for clips."""
+    from paraudit.compose.dimension_starters import conflict_texts
+    from paraudit.dimensions.registry import get
+    from paraudit.qc.conflict import check_words
+
+    dim = get(name)
+    tmp.mkdir(parents=True, exist_ok=True)
+    audio: dict[str, Path] = {}
+
+    def clip(n: int, seconds: float) -> str:
+        p = tmp / f"{n}-{seconds}.wav"
+        rel = audio_name(tone(p, 100.0 + 3 * n, seconds))
+        audio[rel] = p
+        return rel
+
+    items = []
+    for k, t in enumerate(conflict_texts(dim)):
+        assert t.words is not None
+        voice = next(v.name for v in dim.values if v.name != t.words)
+        check = check_words(t.text, t.words, voice, dim)
+        assert check.passed, (t.id, check.reasons)
+        values = [v.name for v in dim.values]
+        branches = [
+            Branch(emotions=(v,), audio=(clip(4 * k + j, 1.0),),
+                   response=Response(text=t.responses[v], emotion=v,
+                                     audio=clip(4 * k + j + 2, 0.8)))
+            for j, v in enumerate(values[::-1] if k % 2 else values)
+        ]  # fmt: skip
+        items.append(AuditItem(id=t.id, task=dim.task_for("single-turn"),
+                               context=(Turn(speaker="human", text=t.text),),
+                               branches=(branches[0], branches[1]),
+                               meta={"dimension": name, "pair": "/".join(values),
+                                     "conflict": check.meta(t.words, voice)}))  # fmt: skip
+    manifest = DatasetManifest(name=f"{name}-conflict", tasks=(dim.task_for("single-turn"),),
+                               dimension=name, emotions=dim.names)  # fmt: skip
+    write_dataset(root, manifest, items, audio)
+    return root

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from paraudit.stats.analysis import GroupContext
-from paraudit.stats.conflict import ConflictTally, conflict_behaviours
+from paraudit.stats.conflict import ConflictTally, conflict_behaviours, sign_test_p
 from paraudit.stats.pressure_sim import WordsJudge, words_flag_rate, words_rows
 from paraudit.stats.statrow import StatRow
 from paraudit.stats.strata_items import WORDS, ItemAttributes
@@ -76,6 +76,30 @@ def test_judges_the_words_pull_are_named(judge: WordsJudge, items: int, least: f
     assert words_flag_rate(judge, items, 40, seed=32) >= least
 
 
-def test_fewer_than_five_items_name_nothing() -> None:
-    rec = _record(words_rows(WordsJudge(0.0, 1.0), 4, np.random.default_rng(6)), 4)
-    assert rec["gap"]["rate"] == -1.0 and not rec["follows_words"]
+def test_fewer_than_seven_items_name_nothing_and_seven_can() -> None:
+    """The exact sign test: 6 of 6 items below 0 happen by chance in 1/64 > 1 %, 7 of 7 in
+    1/128 (the bootstrap interval is zero-width at −1 on both, and read as certain)."""
+    rec = _record(words_rows(WordsJudge(0.0, 1.0), 6, np.random.default_rng(6)), 6)
+    assert rec["gap"]["rate"] == -1.0 and rec["sign_p"] == 1 / 64 and not rec["follows_words"]
+    rec = _record(words_rows(WordsJudge(0.0, 1.0), 7, np.random.default_rng(6)), 7)
+    assert rec["sign_p"] == 1 / 128 and rec["follows_words"]
+
+
+def test_the_sign_test_counts_only_items_off_zero() -> None:
+    assert sign_test_p(np.array([-1.0] * 7 + [0.0] * 20)) == 1 / 128
+    assert sign_test_p(np.array([-0.5] * 9 + [1.0])) == 11 / 1024
+    assert sign_test_p(np.zeros(5)) == 1.0
+
+
+@pytest.mark.parametrize("items", [7, 10])
+@pytest.mark.parametrize("judge", [WordsJudge(0.0, 0.0, deaf=True), WordsJudge(0.0, 0.0)])
+def test_false_alarms_stay_within_one_percent_on_few_items(judge: WordsJudge, items: int) -> None:
+    """The bar (issue 32): a judge the words do not pull named in ≤ 1 % of audits at every item
+    count. The interval-only rule named the deaf judge in 1.4–2.4 % at 5–10 items (1,000
+    audits, seed 1); docs/concepts/pressure-and-ties.md has the full table
+    (benchmarks/conflict_rule.py). Seeded: the same 1,000 audits every run."""
+    assert words_flag_rate(judge, items, 1000, replicates=200, seed=7) <= 0.01
+
+
+def test_a_words_follower_is_named_at_seven_items() -> None:
+    assert words_flag_rate(WordsJudge(0.0, 1.0), 7, 200, replicates=200, seed=8) == 1.0

@@ -12,6 +12,12 @@ contrast lives in the user's turn only, and both responses sound alike.
 Which value is branch 0 is a seeded coin per item (`branch_swaps`, as for emotion), so "branch 0
 is the reference value" cannot pass for skill.
 
+With `conflict` (issue 32) the dimension's word–tone conflict texts (`NAME.conflict.jsonl`)
+are added, `limit` applying to them too: each is checked by qc/conflict.check_words (its
+words carry the value it names, read by the dimension's lexicon, and not the other) before it
+is rendered, recorded in `meta.conflict`, and its branch coin balanced per value the words
+carry. A dimension that declares why conflict makes no sense is refused (`conflict_refusal`).
+
 Voices and recording conditions (issue 28 part 6), both optional and off by default: with
 `voices`, the items are rendered in the first voice and again, as invariance twins (change
 `speaker`, items/twins.py), in each other voice, every value checked by the same QC against the
@@ -33,7 +39,7 @@ import numpy as np
 import soundfile as sf
 
 from paraudit import __version__
-from paraudit.compose.dimension_starters import StarterText, starter_texts
+from paraudit.compose.dimension_starters import StarterText, conflict_texts, starter_texts
 from paraudit.compose.starter import branch_swaps
 from paraudit.dimensions import registry
 from paraudit.dimensions.base import Dimension, QcCheck, RenderedClip
@@ -188,12 +194,14 @@ def build_dimension_starter(
     on_progress: Callable[[int, int], None] | None = None,
     ids: Collection[str] | None = None,
     positional: bool = True,
+    conflict: bool = False,
 ) -> DimensionBuildReport:
     """Render, check and write `dim`'s starter set to `out` (atomically); `voices` and
-    `conditions` add invariance twins (module docstring). `ids` keeps only those texts (the
-    demo's stratified subset, `quick_dimension_ids`); `limit` then applies, per item kind.
-    `positional` adds the dimension's positional conversations where it has them
-    (builders/dimension_positional.py; rendered in the first voice only)."""
+    `conditions` add invariance twins, `conflict` the word–tone conflict texts (module
+    docstring). `ids` keeps only those texts (the demo's stratified subset,
+    `quick_dimension_ids`); `limit` then applies, per item kind. `positional` adds the
+    dimension's positional conversations where it has them (builders/dimension_positional.py;
+    rendered in the first voice only)."""
     from paraudit.compose.dimension_starters import positional_texts
     from paraudit.render.profiles import profile_for
     from paraudit.render.renderer import Renderer
@@ -211,9 +219,19 @@ def build_dimension_starter(
     values = [v.name for v in dim.values]
     ref = values[0]
     swaps = branch_swaps({dim.name: [t.id for t in starter_texts(dim)]}, seed)
+    conflicts: dict[str, dict[str, Any]] = {}
+    if conflict:
+        chosen, conflicts, refused = _conflicts(dim, ids, limit)
+        texts += chosen
+        groups: dict[str, list[str]] = {}
+        for t in chosen:
+            groups.setdefault(f"conflict:words={t.words}", []).append(t.id)
+        swaps |= branch_swaps(groups, seed)
     assistant = Renderer(None, cache_dir)
     neutral = profile_for("assistant", "neutral")
     report = DimensionBuildReport(dim.name)
+    if conflict:
+        report.dropped += refused
     task = dim.task_for("single-turn")
     items: list[AuditItem] = []
     with tempfile.TemporaryDirectory(prefix="paraudit-dim-") as scratch:
@@ -234,6 +252,8 @@ def build_dimension_starter(
                 report.dropped.append(DroppedItem(text.id, why))
             else:
                 original = _item(dim, task, text, checked, text.id in swaps, w, assistant, neutral)
+                if text.id in conflicts:
+                    original.meta["conflict"] = conflicts[text.id]
                 items.append(original)
                 for other in (voices or ())[1:]:
                     twin = _speaker_twin(dim, task, text, original, other, checked_in, w)
@@ -316,6 +336,34 @@ def build_dimension_starter(
     report.items_written = len(items)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _conflicts(
+    dim: Dimension, ids: Collection[str] | None, limit: int | None
+) -> tuple[list[StarterText], dict[str, dict[str, Any]], list[DroppedItem]]:
+    """`dim`'s conflict texts to render, their `meta.conflict` records by id, and the ones
+    whose words do not carry their value alone (dropped before rendering, with the reason)."""
+    from paraudit.items.conflict import ConflictError
+    from paraudit.qc.conflict import check_words, conflict_refusal
+
+    why = conflict_refusal(dim)
+    if why is not None:
+        raise ConflictError(f"--conflict: no conflict items for {dim.name}: {why}")
+    kept: list[StarterText] = []
+    metas: dict[str, dict[str, Any]] = {}
+    refused: list[DroppedItem] = []
+    for t in [t for t in conflict_texts(dim) if ids is None or t.id in ids][:limit]:
+        assert t.words is not None  # conflict_texts checks it
+        voice = next(v.name for v in dim.values if v.name != t.words)
+        check = check_words(t.text, t.words, voice, dim)
+        if check.passed:
+            kept.append(t)
+            metas[t.id] = check.meta(t.words, voice)
+        else:
+            refused.append(
+                DroppedItem(t.id, "not a word-tone conflict: " + "; ".join(check.reasons))
+            )
+    return kept, metas, refused
 
 
 def _count_twin(

@@ -417,7 +417,8 @@ def build(
     conflict: bool = typer.Option(
         False,
         "--conflict",
-        help="starter: add word-tone conflict items (good news said sadly or angrily); "
+        help="starter: add word-tone conflict items, words carrying one value said with the "
+        "other (emotion: good news said sadly, bad news with surprise; sarcasm; urgency); "
         "single-turn: keep only pairs whose words read as one value and unlike the other.",
         rich_help_panel=WHAT_TO_BUILD,
     ),
@@ -466,11 +467,14 @@ def build(
             {"--tts": "piper", "--dry-run": False, "--audio": "tts", "--qc": "scorer"},
         )  # fmt: skip
         if conflict and dim is not None:
-            raise fail(f"--conflict: the {dim.name} starter has no conflict sentences; drop "
-                       "--dimension (emotion's starter has them)", 2)  # fmt: skip
+            from paraudit.qc.conflict import conflict_refusal
+
+            if (why := conflict_refusal(dim)) is not None:
+                raise fail(f"--conflict: no conflict items for {dim.name}: {why}", 2)
         with writing(out, cache):
             if dim is not None:
-                run_dimension_build(dim, out, limit, voice, cache, seed, voice_list, condition_list)
+                run_dimension_build(dim, out, limit, voice, cache, seed, voice_list,
+                                    condition_list, conflict=conflict)  # fmt: skip
             else:
                 run_build(out, limit, voice, cache, conflict=conflict, voices=voice_list,
                           conditions=condition_list)  # fmt: skip

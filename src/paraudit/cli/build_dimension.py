@@ -88,8 +88,9 @@ def run_dimension_build(
     conditions: tuple[str, ...] = (),
     *,
     ids: list[str] | None = None,
+    conflict: bool = False,
 ) -> None:
-    """`ids`: only those texts (the demo's quick subset)."""
+    """`ids`: only those texts (the demo's quick subset); `conflict`: add the conflict texts."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -121,6 +122,7 @@ def run_dimension_build(
             conditions=conditions,
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
             ids=ids,
+            conflict=conflict,
         )
     console.print(
         f"{dim.name}: {report.items_written} items written, {len(report.dropped)} dropped by QC "

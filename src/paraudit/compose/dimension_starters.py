@@ -5,6 +5,11 @@ of the dimension, a response that is right for that value and wrong for the othe
 for this project. Emphasis items also carry `focus`: the 0-based indices of the two words that
 may carry the stress (its first value stresses the first index, its second the second), so
 the words stay identical and only the stress moves.
+
+`NAME.conflict.jsonl` (issue 32, `build starter --dimension NAME --conflict`): word–tone
+conflict texts, each naming the value its words carry (`words`, read by the dimension's
+`words_carry` lexicon and checked by qc/conflict.py at build time); as many carry each value,
+alternating, so that no voice stands for "conflict" and the first N are balanced too.
 """
 
 from __future__ import annotations
@@ -29,23 +34,45 @@ class StarterText(BaseModel):
     """Per value name: the response right for that value only."""
     focus: tuple[int, int] | None = None
     """Emphasis only: the word indices stressed by the first and the second value."""
+    words: str | None = None
+    """Conflict texts only: the value the words carry (the other value's voice contradicts
+    them)."""
 
 
 def starter_texts(dimension: Dimension) -> tuple[StarterText, ...]:
     """The starter texts of `dimension`, checked against its values. A text with a filler
     ("um", "uh") is refused for every dimension: the filler marks hesitation in the words, so a
     transcript-only judge could read the value off the text."""
+    return _texts(dimension, f"{dimension.name}.jsonl")
+
+
+def conflict_texts(dimension: Dimension) -> tuple[StarterText, ...]:
+    """The word–tone conflict texts of `dimension` (`NAME.conflict.jsonl`), checked as
+    `starter_texts` and each naming one of its values as the words'."""
+    texts = _texts(dimension, f"{dimension.name}.conflict.jsonl")
+    names = [v.name for v in dimension.values]
+    for t in texts:
+        if t.words not in names:
+            raise ParauditError(
+                f"{dimension.name}.conflict.jsonl {t.id}: words {t.words!r} must be one of "
+                f"{', '.join(names)}"
+            )
+    return texts
+
+
+def _texts(dimension: Dimension, name: str) -> tuple[StarterText, ...]:
     from paraudit.dimensions.hesitation import word_changing
 
-    resource = files("paraudit.compose.starters").joinpath(f"{dimension.name}.jsonl")
+    resource = files("paraudit.compose.starters").joinpath(name)
     if not resource.is_file():
-        raise ParauditError(f"no offline starter texts for dimension {dimension.name!r}")
+        what = "conflict texts" if name.endswith(".conflict.jsonl") else "starter texts"
+        raise ParauditError(f"no offline {what} for dimension {dimension.name!r}")
     names = {v.name for v in dimension.values}
     out: list[StarterText] = []
     for n, line in enumerate(resource.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
-        where = f"{dimension.name}.jsonl line {n}"
+        where = f"{name} line {n}"
         try:
             item = StarterText.model_validate(json.loads(line))
         except (ValueError, ValidationError) as e:

@@ -222,9 +222,12 @@ def quick_ids(seed: int = 0, per_pair: int = 4, positional: int = 12) -> set[str
 
 
 def _by_pair(sources: list[ConflictSource]) -> dict[str, list[str]]:
+    """Conflict sources grouped by pair and by the value their words carry: each half of each
+    group is swapped, so neither branch 0 nor the congruent branch stands for one voice."""
     groups: dict[str, list[str]] = {}
     for s in sources:
-        groups.setdefault("conflict:" + "/".join(sorted(s.emotions)), []).append(s.id)
+        key = "conflict:" + "/".join(sorted(s.emotions)) + f":words={s.words}"
+        groups.setdefault(key, []).append(s.id)
     return groups
 
 

@@ -141,6 +141,14 @@ class Dimension:
     """Value → the sentiment words carrying it read as ('positive', 'negative', 'neutral'):
     what the word–tone conflict check (qc/conflict.py) compares a text classifier's label
     with. Empty: the dimension's conflict items need the composing LLM's own label."""
+    words_carry: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Value → phrases whose presence in the words carries it ('no rush' → calm, 'right now'
+    → urgent), matched whole-word and case-insensitively: what the word–tone conflict check
+    reads (qc/conflict.py) for a dimension the words' sentiment does not decide. Where it is
+    given it is read in place of `valence`."""
+    no_conflict: str = ""
+    """Why word–tone conflict items make no sense for the dimension (`--conflict` is refused
+    with it); '' where they do."""
 
     def value(self, name: str) -> Value:
         for v in self.values:

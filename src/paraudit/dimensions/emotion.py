@@ -129,7 +129,8 @@ _HUMAN = (*HUMAN_EMOTIONS, *OTHER_HUMAN_EMOTIONS)
 
 # How words that carry each emotion read to a sentiment classifier (qc/conflict.py): a
 # conflict item's words must read as its words' value does and unlike its conflict voice.
-# Surprise is counted positive: the starter's conflict sentences are good news.
+# Surprise is counted positive: the starter's conflict sentences pair it with good news
+# (congruent) and with bad news (the conflict voice).
 VALENCE = {
     "happy": "positive",
     "surprised": "positive",

@@ -92,4 +92,9 @@ DIMENSION = Dimension(
         "that stress implies) and wrong for the other stress; and one right for the second. "
         "Neither reply may repeat the sentence or mention stress."
     ),
+    no_conflict=(
+        "which word carries the stress is not something the words can say without spelling "
+        "out the contrast ('the red one, not the blue one'), which names the right response "
+        "outright: such an item tests reading, not the voice against the words"
+    ),
 )

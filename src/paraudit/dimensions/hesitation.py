@@ -78,4 +78,10 @@ DIMENSION = Dimension(
         "(checks gently whether this is what they want, offers to slow down or explain) and "
         "wrong when they are sure. Neither reply may mention how the user sounded."
     ),
+    no_conflict=(
+        "the words that carry hesitation are fillers and hedges ('um', 'I'm not sure'): "
+        "fillers change the words (refused for every starter text), and a hedged request "
+        "makes the gentle check-in right whichever voice says it, so the voice no longer "
+        "decides the right response"
+    ),
 )

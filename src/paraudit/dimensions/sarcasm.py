@@ -68,4 +68,29 @@ DIMENSION = Dimension(
         "sarcastic (acknowledges the problem and fixes it) and wrong when they are sincere. "
         "Neither reply may mention tone or sarcasm."
     ),
+    # Sarcasm is itself a word–tone conflict: praise said deadpan. The words carry 'sincere'
+    # when they press their thanks home, 'sarcastic' when they hold the stock phrases only a
+    # sarcastic speaker tends to use (the ordinary starter texts avoid those).
+    words_carry={
+        "sincere": (
+            "thank you so much",
+            "i really appreciate",
+            "i'm so grateful",
+            "that means a lot",
+            "from the bottom of my heart",
+            "i truly mean it",
+        ),
+        "sarcastic": (
+            "oh great",
+            "oh wonderful",
+            "oh perfect",
+            "oh joy",
+            "yeah right",
+            "just what i needed",
+            "thanks a lot",
+            "big surprise",
+            "lucky me",
+            "what a treat",
+        ),
+    },
 )

@@ -61,4 +61,31 @@ DIMENSION = Dimension(
         "useful action first, brief, no small talk) and wrong when they are calm. Neither reply "
         "may mention speed, tone or urgency."
     ),
+    words_carry={
+        "calm": (
+            "no rush",
+            "no hurry",
+            "take your time",
+            "whenever you",
+            "when you get a chance",
+            "no pressure",
+            "not urgent",
+            "at some point",
+            "in your own time",
+        ),
+        # Not bare 'hurry' or 'urgent': 'no hurry' and 'not urgent' carry calm.
+        "urgent": (
+            "right now",
+            "immediately",
+            "hurry up",
+            "it's urgent",
+            "this is urgent",
+            "urgently",
+            "asap",
+            "as soon as possible",
+            "right away",
+            "this minute",
+            "emergency",
+        ),
+    },
 )

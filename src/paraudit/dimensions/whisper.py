@@ -58,4 +58,9 @@ DIMENSION = Dimension(
         "speak aloud (a full spoken answer) and wrong when they whisper. Neither reply may "
         "mention whispering or volume."
     ),
+    no_conflict=(
+        "words that call for a whisper ('the baby is asleep') make the discreet reply right "
+        "whichever voice says them, so the voice no longer decides the right response: such "
+        "an item is a tie, not a conflict"
+    ),
 )

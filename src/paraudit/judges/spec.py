@@ -124,14 +124,15 @@ LOCAL_OPTIONS: dict[str, frozenset[str]] = {
     "builtin:random": BUILTIN_HOOKS | {"seed"},
     "builtin:first": BUILTIN_HOOKS,
     "builtin:transcript": BUILTIN_HOOKS | {"hears"},
-    "builtin:prosody": BUILTIN_HOOKS | {"clips", "cues", "words"},
+    "builtin:prosody": BUILTIN_HOOKS | {"clips", "cues", "words", "prior"},
     "builtin:drops-audio": BUILTIN_HOOKS,
     "builtin:abstain": BUILTIN_HOOKS,
-    # The dimensions' acoustic judges (judges/builtin/listeners): no options of their own.
+    # The dimensions' acoustic judges (judges/builtin/listeners): ?words=follow where the
+    # dimension's words can carry a value (Dimension.words_carry).
     "builtin:emphasis": BUILTIN_HOOKS,
-    "builtin:urgency": BUILTIN_HOOKS,
+    "builtin:urgency": BUILTIN_HOOKS | {"words"},
     "builtin:whisper": BUILTIN_HOOKS,
-    "builtin:sarcasm": BUILTIN_HOOKS,
+    "builtin:sarcasm": BUILTIN_HOOKS | {"words"},
     "builtin:hesitation": BUILTIN_HOOKS,
     "hf": frozenset(
         {"device", "dtype", "batch_size", "max_tokens", "temperature", "seed", "constrain", "clips"}

@@ -7,17 +7,27 @@ does and unlike the voice: the words' sentiment is labelled by an offline text c
 (VADER, from the `lexicon` extra) or by the composing LLM's own label (recorded as such), and
 compared with the dimension's valence of each value (`Dimension.valence`).
 
+A dimension the words' sentiment does not decide (urgency: "no rush at all" said urgently)
+declares a small lexicon instead (`Dimension.words_carry`: value → phrases); the words carry
+the one value whose phrases they hold (`lexicon_value`), and the check is the same with that
+value as the label. A dimension with neither, or that says why conflict makes no sense for it
+(`Dimension.no_conflict`), gets no conflict items (`conflict_refusal`).
+
 An item whose words and voice agree after this check is not a conflict item: the builders drop
 it and `paraudit validate` refuses a dataset that declares one.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paraudit.errors import MissingExtraError
+
+if TYPE_CHECKING:
+    from paraudit.dimensions.base import Dimension
 
 LABELS = ("positive", "negative", "neutral")
 THRESHOLD = 0.05
@@ -92,4 +102,50 @@ def check_conflict(
     return ConflictCheck(not reasons, label, source, compound, tuple(reasons))
 
 
-__all__ = ["LABELS", "ConflictCheck", "check_conflict", "words_sentiment"]
+def lexicon_value(text: str, lexicon: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The values whose phrases occur in `text` (whole words, any case), in lexicon order."""
+    low = " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+    return tuple(
+        v
+        for v, phrases in lexicon.items()
+        if any(re.search(rf"\b{re.escape(' '.join(p.lower().split()))}\b", low) for p in phrases)
+    )
+
+
+def conflict_refusal(dim: Dimension) -> str | None:
+    """Why `dim` can have no word–tone conflict items (None when it can)."""
+    if dim.no_conflict:
+        return dim.no_conflict
+    if not dim.words_carry and not dim.valence:
+        return (
+            f"the {dim.name} dimension declares nothing in the words that would carry one of "
+            "its values (Dimension.words_carry or valence)"
+        )
+    return None
+
+
+def check_words(text: str, words: str, voice: str, dim: Dimension) -> ConflictCheck:
+    """`check_conflict` for any dimension: its lexicon where it declares one, else VADER
+    against its valence."""
+    if not dim.words_carry:
+        return check_conflict(text, words, voice, dim.valence)
+    hits = lexicon_value(text, dim.words_carry)
+    label = hits[0] if len(hits) == 1 else "+".join(hits) or "none"
+    how = f"'{label}' (the {dim.name} lexicon)"
+    reasons: list[str] = []
+    if label != words:
+        reasons.append(f"the words carry {how}, not '{words}'")
+    if voice in hits:
+        reasons.append(f"the words carry {how}, as the '{voice}' voice does: they agree")
+    return ConflictCheck(not reasons, label, "lexicon", None, tuple(reasons))
+
+
+__all__ = [
+    "LABELS",
+    "ConflictCheck",
+    "check_conflict",
+    "check_words",
+    "conflict_refusal",
+    "lexicon_value",
+    "words_sentiment",
+]

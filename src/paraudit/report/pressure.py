@@ -13,8 +13,7 @@ from html import escape
 
 from paraudit.report import tables as T
 from paraudit.report.context import Part, ReportContext
-from paraudit.stats.conflict import GAP_MIN
-from paraudit.stats.conflict import MIN_ITEMS as CONFLICT_MIN_ITEMS
+from paraudit.stats.conflict import GAP_MIN, SIGN_ALPHA
 from paraudit.stats.pressure import MIN_ITEMS as PRESSURE_MIN_ITEMS
 from paraudit.stats.pressure import PRESSURE_MIN
 from paraudit.stats.summary_model import Summary
@@ -46,8 +45,9 @@ CONFLICT = (
     f"On conflict items the words carry one value and the conflict branch's voice the other; "
     f"the right response follows the voice. Gap is accuracy on conflict branches minus "
     f"congruent ones, paired within items (native pointwise J); a coin, an always-R1 and a "
-    f"deaf judge score 0. Named when its 99 % item interval lies below -{GAP_MIN:.0%} on at "
-    f"least {CONFLICT_MIN_ITEMS} items.",
+    f"deaf judge score 0. Named when more items fall below 0 than an exact sign test allows "
+    f"by chance (P ≤ {SIGN_ALPHA:g}, so at least 7 items) and its 99 % item interval lies "
+    f"below -{GAP_MIN:.0%}.",
 )  # fmt: skip
 
 

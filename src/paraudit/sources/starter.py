@@ -4,9 +4,14 @@ single_turn.jsonl: one user sentence whose words fit both emotions of its pair, 
 emotion an assistant response that fits it without naming it. Pairs follow the paper's four
 (anger/sadness, surprise/sadness, surprise/neutral, anger/surprise) in roughly its proportions.
 
-conflict.jsonl: good news ("Great, they gave me the lead role") whose words read positive,
-said with surprise (congruent) or sadly / angrily (the conflict voice); each branch's response
-follows its voice. Built only on request (`build starter --conflict`).
+conflict.jsonl: word–tone conflict sentences in both directions, so that no voice stands for
+"conflict": good news ("Great, they gave me the lead role") whose words read positive, said
+with surprise (congruent) or sadly / angrily (the conflict voice), and as many bad news ("I
+failed my driving test again today") or grievances ("The airline lost my luggage") whose words
+read negative, said sadly / angrily (congruent) or with surprise (the conflict voice). Each
+branch's response follows its voice. The lines interleave the four kinds (pair × which value
+the words carry), so the first N of `--limit N` are balanced too. Built only on request
+(`build starter --conflict`).
 
 positional.jsonl: task-oriented dialogues where the assistant fails twice; in one branch the
 user's mood shifts after the first failure, in the other after the second, and each branch's
@@ -49,7 +54,8 @@ class SingleTurnSource(_Src):
 
 class ConflictSource(SingleTurnSource):
     """A word–tone conflict sentence (conflict.jsonl): its words carry `words`, one of its two
-    emotions (good news, read positive); the other emotion's voice contradicts them."""
+    emotions (good news read positive, bad news read negative); the other one's voice
+    contradicts them."""
 
     words: str
     """The emotion the words carry (the congruent branch's)."""

@@ -17,15 +17,22 @@ alike (same words, same responses), so it is right on one and wrong on the other
 words: gap 0 at any skill. Only a judge pulled by the words' sentiment is right where they agree
 and wrong where they do not: gap −1 at full pull.
 
-Rule, "follows the words against the voice": the 99 % item interval of `gap` lies below
-−GAP_MIN (0.10) on at least MIN_ITEMS items. Validated over a judge family (audio skill × pull
-of the words × noise) by `stats/pressure_sim.py`; its figures are in
-docs/concepts/pressure-and-ties.md (a deaf judge is named in about 2 % of audits on 5–10 items:
-the percentile interval under-covers there).
+Rule, "follows the words against the voice": both of
+- an exact one-sided sign test over the items: among the items whose gap is not 0, the share
+  below 0 has binomial tail P ≤ SIGN_ALPHA (0.01) under "as likely above as below", which is
+  what every judge the words do not pull gives (a coin, a deaf or a skilled honest judge, one
+  that over-hears a label on a set balanced as the starter's is); exact at any item count,
+  so at least 7 items must fall below and none above;
+- the effect: gap's 99 % item interval lies below −GAP_MIN (0.10).
+The interval alone named a deaf judge in 1.4–2.4 % of audits on 5–10 items (its percentile
+bootstrap under-covers on few items); the sign test bounds that by 1 %. Validated over a judge
+family (audio skill × pull of the words × noise, deaf) by `stats/pressure_sim.py`; its
+figures are in docs/concepts/pressure-and-ties.md and pinned by tests/stats/test_conflict.py.
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,8 +49,18 @@ from paraudit.stats.strata_items import WORDS
 
 GAP_MIN = 0.10
 """As the misleading cue's PRESSURE_MIN: smaller pulls are within what rewording moves."""
-MIN_ITEMS = 5
-"""On fewer items an all-equal gap has a zero-width bootstrap interval that reads as certain."""
+SIGN_ALPHA = 0.01
+"""The sign test's level: the project's bar for a false alarm (docs/concepts/
+statistics-checked.md). 7 items all below 0 are the fewest that reach it (1/128)."""
+
+
+def sign_test_p(diffs: np.ndarray) -> float:
+    """One-sided exact sign test: P(at least as many of the non-zero `diffs` below 0 as
+    observed) when each is as likely below as above 0; 1.0 when none is non-zero."""
+    below, n = int(np.sum(diffs < 0)), int(np.sum(diffs != 0))
+    if n == 0:
+        return 1.0
+    return float(sum(math.comb(n, k) for k in range(below, n + 1)) / 2**n)
 
 
 class ConflictRecord(BaseModel):
@@ -61,8 +78,10 @@ class ConflictRecord(BaseModel):
     """Accuracy where the voice carries the other value (the right response follows it)."""
     gap: Estimate
     """conflict − congruent, paired over the items (99 % decision interval included)."""
+    sign_p: float = 1.0
+    """The exact one-sided sign test over the items' gaps (`sign_test_p`)."""
     follows_words: bool
-    """The rule: gap's decision interval below −GAP_MIN, on at least MIN_ITEMS items."""
+    """The rule: sign_p ≤ SIGN_ALPHA and gap's decision interval below −GAP_MIN."""
 
 
 @dataclass
@@ -100,6 +119,7 @@ class ConflictTally:
         congruent = decision_estimate(PairedCounts(m[:, 0], m[:, 1], zeros, ones), ctx)
         conflict = decision_estimate(PairedCounts(m[:, 2], m[:, 3], zeros, ones), ctx)
         gap = decision_estimate(PairedCounts(m[:, 2], m[:, 3], m[:, 0], m[:, 1]), ctx)
+        sign_p = sign_test_p(m[:, 2] / m[:, 3] - m[:, 0] / m[:, 1])
         rec = ConflictRecord(
             judge=self.judge,
             task=self.task,
@@ -107,7 +127,8 @@ class ConflictTally:
             congruent=congruent,
             conflict=conflict,
             gap=gap,
-            follows_words=len(m) >= MIN_ITEMS and gap.below(-GAP_MIN),
+            sign_p=sign_p,
+            follows_words=sign_p <= SIGN_ALPHA and gap.below(-GAP_MIN),
         )
         return [rec.model_dump()]
 
@@ -137,4 +158,12 @@ CONFLICT = Analysis(
     intervals=lambda records: 3 * len(records),
 )
 
-__all__ = ["CONFLICT", "GAP_MIN", "ConflictRecord", "ConflictTally", "conflict_behaviours"]
+__all__ = [
+    "CONFLICT",
+    "GAP_MIN",
+    "SIGN_ALPHA",
+    "ConflictRecord",
+    "ConflictTally",
+    "conflict_behaviours",
+    "sign_test_p",
+]

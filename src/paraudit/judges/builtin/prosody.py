@@ -21,6 +21,11 @@ instead of measuring the clip, whenever exactly one offered value has that valen
 text-sentiment follower of the known-behaviour suite for word–tone conflict items. Plain
 `builtin:prosody` is the audio follower.
 
+`?prior=VALUE` (issue 32): on single-turn J it takes VALUE as heard whenever VALUE is one of
+the two values it tells apart, whatever the clip and the words say: a label prior (a judge that
+over-hears one emotion). On conflict items whose words carry one value only it would pass for
+a words-follower; the starter's balanced set must not name it (tests/stats).
+
 `?clips=joined` (judges.joining): the prompt's clips arrive as one clip with spoken markers and
 gaps. The judge cuts the parts out of that one clip again at the offsets the joining record
 gives (markers, gaps, part lengths) and measures each cut afresh (features are cached by the
@@ -102,6 +107,7 @@ class ProsodyJudge(BuiltinJudge):
         if words not in ("follow", "ignore"):
             raise ParauditError(f"builtin:prosody ?words= takes follow or ignore (got {words!r})")
         self.follows_words = words == "follow"
+        self.prior = self.judge_spec.options.get("prior")
         if self.joined:
             check_renderer()  # the markers' voice: a missing extra is one line, now
         self._joined_dir: tempfile.TemporaryDirectory[str] | None = None
@@ -313,6 +319,10 @@ class ProsodyJudge(BuiltinJudge):
         if self.obeys_cues and q.cue_value is not None:
             e = q.cue_value
             return self._choose({r: self.fit(t, e) for r, t in responses.items()}, f"told {e}")
+        if self.prior in cands:
+            e = self.prior
+            return self._choose({r: self.fit(t, e) for r, t in responses.items()},
+                                f"always hears {e}")  # fmt: skip
         read = self._read_words(by_role["C"], cands) if self.follows_words else None
         if read is not None:
             return self._choose({r: self.fit(t, read) for r, t in responses.items()},

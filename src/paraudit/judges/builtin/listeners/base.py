@@ -15,6 +15,11 @@ It hears no words: where it needs a clip's transcript (a syllable rate, which re
 is) it takes the dataset's own transcript, a perfect speech recogniser, as builtin:prosody
 does. It never reads an item's labels, ids, QC figures or renderer metadata: a clip it has not
 measured is measured afresh, so a swapped or null clip is heard as what it is.
+
+`?words=follow` (issue 32), for a dimension whose words can carry a value
+(`Dimension.words_carry`: sarcasm, urgency): on J it takes the value the user's words carry
+by that lexicon (qc/conflict.lexicon_value) instead of measuring the clip, whenever they carry
+exactly one: the words-follower of the known-behaviour suite for word–tone conflict items.
 """
 
 from __future__ import annotations
@@ -29,9 +34,10 @@ import soundfile as sf
 
 from paraudit.dimensions import registry
 from paraudit.dimensions.base import Dimension, RenderedClip
+from paraudit.errors import ParauditError
 from paraudit.judges.base import Reply
 from paraudit.judges.builtin.common import BuiltinJudge, reply_json
-from paraudit.judges.spec import JudgeSpec
+from paraudit.judges.spec import LOCAL_OPTIONS, JudgeSpec
 from paraudit.protocols.parts import AudioPart, Prompt
 from paraudit.protocols.questions import ClipRole, Question
 
@@ -101,6 +107,12 @@ class ListenerJudge(BuiltinJudge):
         """clip sha256 → the words it carries (the perfect recogniser)."""
         self._measures: dict[str, Measures] = {}
         self.mean: Measures = {}
+        self.accepts = LOCAL_OPTIONS.get(f"builtin:{listener.dimension}", self.accepts)
+        words = self.judge_spec.options.get("words", "ignore")
+        if words not in ("follow", "ignore"):
+            raise ParauditError(f"{self.judge_spec.head} ?words= takes follow or ignore "
+                                f"(got {words!r})")  # fmt: skip
+        self.follows_words = words == "follow"
 
     # -- calibration --------------------------------------------------------------------
     def calibrate(self, dataset: Any) -> None:
@@ -155,6 +167,12 @@ class ListenerJudge(BuiltinJudge):
         return reply_json(f"{ear.dimension}: sounds {q.options[pick]}", pick)
 
     def _heard(self, a: AudioPart) -> str:
+        if self.follows_words:
+            from paraudit.qc.conflict import lexicon_value
+
+            read = lexicon_value(self._text(a), self.listener.spec.words_carry)
+            if len(read) == 1:
+                return read[0]
         return self.listener.perceive(self._measure(a), self.mean, self._text(a))
 
     def _judge(self, q: Question, clips: list[tuple[ClipRole, AudioPart]]) -> Reply:
