@@ -29,7 +29,9 @@ def test_conflict_items_are_built_checked_and_reported(
                        "--out", str(out), "--cache", str(render_cache))  # fmt: skip
     assert code == 0, output
     assert "dataset validates" in output
-    items = {it.id: it for it in load_dataset(out).items}
+    # One plain single-turn text and one conflict text (and, where the dimension has them, one
+    # positional conversation: --limit applies per item kind).
+    items = {it.id: it for it in load_dataset(out).items if "positional" not in it.task}
     item_id, words, voice = FIRST[name]
     assert len(items) == 2 and item_id in items, output
     c = items[item_id].meta["conflict"]
