@@ -181,18 +181,30 @@ DIMENSION_LIMIT = 4
 
 def dimension_small(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
     """A real `build starter --dimension NAME --limit 4` set, built once per test run for every
-    worker and module that asks (renders shared through one cache); read-only for the tests."""
-    from paraudit.builders.dimension_starter import build_dimension_starter
-    from paraudit.dimensions import registry
+    worker and module that asks (renders shared through one cache); read-only for the tests.
+
+    Built through the CLI, whose output is kept beside the set (`dimension_build_output`): the
+    end-to-end build test reads it instead of rendering and checking the same set again (the
+    dimensions' renders are not cached, so a second build costs as much as the first)."""
+    from typer.testing import CliRunner
+
+    from paraudit.cli.main import app
 
     def make(folder: Path) -> None:
         cache = shared_root(tmp_path_factory) / "render-cache"
         cache.mkdir(exist_ok=True)
-        build_dimension_starter(
-            registry.get(name), folder / "ds", limit=DIMENSION_LIMIT, cache_dir=cache
-        )
+        args = ["build", "starter", "--dimension", name, "--limit", str(DIMENSION_LIMIT),
+                "--out", str(folder / "ds"), "--cache", str(cache)]  # fmt: skip
+        r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+        assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+        (folder / "build-output.txt").write_text(r.output)
 
     return built_once(tmp_path_factory, f"dimension-{name}", make) / "ds"
+
+
+def dimension_build_output(ds: Path) -> str:
+    """What `build starter --dimension` printed when it built `ds` (a `dimension_small` set)."""
+    return (ds.parent / "build-output.txt").read_text()
 
 
 # Fixtures whose tests must share one worker: the builds from the sample sources (one chat

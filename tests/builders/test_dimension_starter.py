@@ -19,22 +19,18 @@ from paraudit.errors import ParauditError
 from paraudit.items.dataset import load_dataset
 from paraudit.items.validate import errors_of, validate_dataset
 from tests.builders.conftest import cli
+from tests.conftest import DIMENSION_LIMIT, dimension_build_output, dimension_small
 
 NEW = ("urgency", "hesitation", "whisper", "emphasis", "sarcasm")
-LIMIT = 4
+LIMIT = DIMENSION_LIMIT
 
 
 @pytest.fixture(scope="module", params=NEW)
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    name = request.param
-    root = tmp_path_factory.mktemp(f"dim-{name}")
-    out = root / "ds"
-    code, output = cli(
-        "build", "starter", "--dimension", name, "--limit", str(LIMIT),
-        "--out", str(out), "--cache", str(root / "cache"),
-    )  # fmt: skip
-    assert code == 0, output
-    assert "dataset validates" in output
+    # `paraudit build starter --dimension NAME --limit 4` through the CLI, once per test run
+    # for this module and the listener tests (tests/conftest.py); its output is checked here.
+    out = dimension_small(tmp_path_factory, request.param)
+    assert "dataset validates" in dimension_build_output(out)
     return out
 
 
