@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -253,3 +254,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             # its first answer in two fresh-clone runs (it never does alone): scripts/test.sh
             # runs these after the parallel pass, in one process.
             item.add_marker(pytest.mark.ray_serial)
+
+
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """Stop when `--dist loadgroup` has stopped grouping, rather than run slowly.
+
+    xdist tells its scheduler an item's group by adding '@GROUP' to the node id on the worker
+    (every test here has a group: `pytest_collection_modifyitems`); pytest 9.2's structured
+    node ids ignore that write (pytest-xdist issue #1386), and the suite then ran every file
+    split across both workers: module fixtures built twice, the shared builds and chromium on
+    both at once. pyproject.toml keeps pytest below 9.2 until xdist passes groups another way;
+    this says so if an install lands on one that drops them."""
+    config: pytest.Config = node.config
+    grouped = config.getvalue("dist") == "loadgroup" and (config.option.numprocesses or 0) > 1
+    if grouped and ids and not any("@" in i for i in ids):
+        raise pytest.UsageError(
+            f"--dist loadgroup is not grouping under pytest {pytest.__version__} ({ids[0]} "
+            "has no '@group' suffix: pytest-xdist issue #1386); install pytest<9.2 "
+            "(pip install -e '.[dev]') or run with PARAUDIT_TEST_WORKERS=1"
+        )
