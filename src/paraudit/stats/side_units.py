@@ -59,6 +59,9 @@ class SamplesTally:
             lambda: defaultdict(list)
         )
 
+    def wants(self, probe: str, protocol: str, cue: str) -> bool:
+        return probe != "N"
+
     def add(self, row: StatRow) -> None:
         a = row.agreement
         if a is not None and row.probe != "N":

@@ -65,8 +65,9 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any
 
 from paraudit.items.twins import MARK
@@ -122,6 +123,12 @@ OPTIONAL = frozenset(s for a in ANALYSES if a.optional for s in a.sections)
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
 
 
+def wants(tally: Tally, key: tuple[str, str, str]) -> bool:
+    """Whether a tally reads the rows of a (probe, protocol, cue) (its optional `wants`)."""
+    check = getattr(tally, "wants", None)
+    return check is None or bool(check(*key))
+
+
 def _cue_key(c: str) -> tuple[int, str]:
     return (CUE_ORDER.get(c, 9), c)
 
@@ -164,21 +171,17 @@ class _Group:
     ) -> None:  # fmt: skip
         self.judge, self.task, self.rows = judge, task, rows
         self.seed, self.permutations = seed, permutations
-        self.probes: set[str] = set()
-        self.sheet = Sheet(self._items(rows))
+        # The items, and the probes present (a unit may start only where its probes are), in
+        # one pass that runs in C (a Python loop here cost a tenth of the whole tally).
+        pairs = set(map(attrgetter("item_id", "probe"), rows))
+        self.probes: set[str] = {p for _, p in pairs}
+        self.sheet = Sheet(i for i, _ in pairs)
         self.pending: list[tuple[dict[str, Any], str, int]] = []
         self.t_answers: dict[str, int] = {"answers": 0, "unparsed": 0, "refused": 0, "errors": 0}
         self.cells: dict[tuple[str, str, str], _Cell] = defaultdict(_Cell)
         self.units: dict[tuple[str, str, str, int | None, str], list[int]] = defaultdict(
             lambda: [0, 0]
         )
-
-    def _items(self, rows: Iterable[Row]) -> Iterator[str]:
-        """The items, noting the probes present (a unit may start only where its probes are)."""
-        probes = self.probes
-        for r in rows:
-            probes.add(r.probe)
-            yield r.item_id
 
     def start(self, analyses: Iterable[Analysis], inputs: Mapping[str, Any]) -> dict[str, Tally]:
         """A fresh tally per registered analysis that applies to this group."""
@@ -207,7 +210,10 @@ class _Group:
         """One pass over the rows: cells per real cue, units, first picks, per-turn P; every
         row is also fed to each registered analysis's tally (`units_fed`)."""
         units_fed = list(units_fed)
-        feed = [t.add for t in units_fed if getattr(t, "reads_rows", True)]
+        fed = [t for t in units_fed if getattr(t, "reads_rows", True)]
+        # Which tallies read a (probe, protocol, cue): decided once per key, not per row (a
+        # tally that reads one cue of one probe is then not called on the other rows at all).
+        route: dict[tuple[str, str, str], list[Callable[[Row], None]]] = {}
         # A tie item (the ties preset: the right answer is "tie") is read only by the units
         # that say so (stats/ties.py); every other figure is about items the audio decides.
         tie_feed = [t.add for t in units_fed if getattr(t, "reads_ties", False)]
@@ -226,42 +232,43 @@ class _Group:
         # are left out of order-consistent figures (and states) rather than judged on the
         # orders that happened to answer.
         incomplete: set[tuple[str, str, str, int | None, str]] = set()
-        self.rows_seen = self.failed = 0
+        rows_seen = failed = 0
+        turns, order_cells = self.turns, self.order_cells
+        j_point, t_rows = self.j_point, self.t_rows
         for r in self.rows:
-            if r.gold == "tie":
+            # The fields by position, once (a StatRow is a tuple; see statrow.FIELDS): this loop
+            # runs once per row of the group and attribute look-ups were a large share of it.
+            _, _, item, branch, probe, proto, cue, order, pred, gold, status, correct = r[:12]
+            if gold == "tie":
                 for add in tie_feed:
                     add(r)
                 continue
+            key = (probe, proto, cue)
+            feed = route.get(key)
+            if feed is None:
+                feed = route[key] = [t.add for t in fed if wants(t, key)]
             for add in feed:
                 add(r)
-            if r.probe == "N":  # null audio: only its own unit reads N rows
+            if probe == "N":  # null audio: only its own unit reads N rows
                 continue
-            self.rows_seen += 1
-            probe, proto, cue, item, status = (
-                r.probe,
-                r.protocol,
-                r.cue,
-                r.item_id,
-                r.status,
-            )
-            c = cells[(probe, proto, cue)]
+            rows_seen += 1
+            c = cells[key]
             if status == "error":
-                self.failed += 1
+                failed += 1
                 c.errors += 1
-                incomplete.add((probe, proto, cue, r.branch, item))
+                incomplete.add((probe, proto, cue, branch, item))
                 continue
-            right = bool(r.correct)
+            right = bool(correct)
             c.n[item] += 1
             c.k[item] += right
-            u = units[(probe, proto, cue, r.branch, item)]
+            u = units[(probe, proto, cue, branch, item)]
             u[0] += 1
             u[1] += right
-            gold = r.gold
             if isinstance(gold, dict) and "CA" not in gold:
                 c.chance += chance_level(r)
                 hits = turn_hits(r)
                 if hits is not None:
-                    t = self.turns[cue][item]
+                    t = turns[cue][item]
                     t[0] += hits[0]
                     t[1] += hits[1]
                     self._turn_positions(r, cue, item)
@@ -269,7 +276,6 @@ class _Group:
                 c.chance += 0.5
             if status == "ok":
                 c.parsed += 1
-                pred = r.pred
                 # The common case inline (a choice), the rest through first_picks.
                 fp = (float(pred in FIRST_LABELS), 1.0) if type(pred) is str else first_picks(r)
                 if fp is not None:
@@ -280,14 +286,15 @@ class _Group:
                 c.unparsed += 1
             elif status == "refused":
                 c.refused += 1
-            if proto == "pointwise" and r.branch is not None:
+            if proto == "pointwise" and branch is not None:
                 if probe == "J":
-                    self.j_point.append(r)
-                    t = self.order_cells[(cue, r.order)][item]
+                    j_point.append(r)
+                    t = order_cells[(cue, order)][item]
                     t[0] += right
                     t[1] += 1
                 elif probe == "T":
-                    self.t_rows.append(r)
+                    t_rows.append(r)
+        self.rows_seen, self.failed = rows_seen, failed
         for key in incomplete:
             units.pop(key, None)
         for (probe, proto, cue, _, item), (n, k) in units.items():

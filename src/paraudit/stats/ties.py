@@ -77,6 +77,9 @@ class TieTally:
     seen_tie: set[str] = field(default_factory=set)
     """Protocols whose rows show the preset ("tie" offered as gold or answered)."""
 
+    def wants(self, probe: str, protocol: str, cue: str) -> bool:
+        return probe == "J" and cue == "none"
+
     def add(self, row: StatRow) -> None:
         # Only the no-cue question (as the conflict unit): a cue names a value, so a judge that
         # follows it commits where it would say "tie", and pooling the cued answers (the run's
