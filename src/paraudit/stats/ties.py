@@ -66,7 +66,7 @@ class TieTally:
     """Per protocol and item: [said tie, answered, right] under the ties preset (J)."""
 
     reads_ties = True
-    """Fed the tie items too (stats/summary.py feeds them to no other unit)."""
+    """Fed the tie items too (stats/summary/tally.py feeds them to no other unit)."""
 
     judge: str
     task: str
