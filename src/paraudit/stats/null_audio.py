@@ -92,6 +92,89 @@ def real_key(r: Row) -> Key | None:
     return None
 
 
+_STATUSES = {"no-audio": "no_audio_replies", "unparsed": "unparsed", "refused": "refused"}
+
+
+class NullTally:
+    """Probe N counted row by row: per cell (asked probe, null kind) its outcome counts and
+    per item [confident, no-audio, answered] as the N rows come. Agreement needs the real twin's
+    answer, which may come before or after the N row: each answered N row leaves only its twin
+    key and, when parsed, its answer (no row is kept), paired with the real answers in
+    `records`. `real` is the real answers gathered (twin key → pred; `real_key`)."""
+
+    def __init__(self, real: dict[Key, Any] | None = None) -> None:
+        self.real: dict[Key, Any] = {} if real is None else real
+        self.items: set[str] = set()
+        self.tallies: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
+        """cell → item → [confident, no-audio, answered, agree, pairs]"""
+        self.counts: dict[tuple[str, str], dict[str, int]] = defaultdict(
+            lambda: {"answers": 0, "no_audio_replies": 0, "unparsed": 0, "refused": 0, "errors": 0}
+        )
+        self.asked: list[tuple[tuple[str, str], Key, bool, Any]] = []
+        """Per answered N row, in order: (cell, twin key, parsed, its answer when parsed)."""
+
+    def add_null(self, r: Row) -> None:
+        """Count one N row."""
+        self.items.add(r.item_id)
+        cell = (str(r.asks), str(r.null))
+        c = self.counts[cell]
+        status = r.status
+        if status == "error":
+            c["errors"] += 1
+            return
+        c["answers"] += 1
+        named = _STATUSES.get(status)
+        if named is not None:
+            c[named] += 1
+        t = self.tallies[cell].setdefault(r.item_id, [0.0] * 5)
+        t[0] += status == "ok"
+        t[1] += status == "no-audio"
+        t[2] += 1
+        ok = status == "ok"
+        self.asked.append((cell, _twin(r, cell[0]), ok, r.pred if ok else None))
+
+    def add_real(self, r: Row) -> None:
+        """Keep a real-audio answer an N row may be compared with."""
+        key = real_key(r)
+        if key is not None:
+            self.real[key] = r.pred
+
+    def records(
+        self, judge: str, task: str, *, replicates: int = DEFAULT_B, seed: int = 0
+    ) -> list[dict[str, Any]]:
+        """The section's records (none without N rows)."""
+        if not self.items:
+            return []
+        real, tallies = self.real, self.tallies
+        for cell, key, ok, pred in self.asked:
+            if key in real:
+                t = tallies[cell][key[0]]
+                t[4] += 1
+                t[3] += _agree(pred, real[key]) if ok else 0.0
+        sheet = Sheet(self.items)
+        asked: list[tuple[dict[str, Any], str, int]] = []
+        out: list[dict[str, Any]] = []
+        order = {k: i for i, k in enumerate(ASKS + KINDS)}
+        counts = self.counts
+        for cell in sorted(counts, key=lambda c: (order.get(c[0], 9), order.get(c[1], 9), c)):
+            per_item = tallies.get(cell, {})
+            col = [sheet.column({i: v[j] for i, v in per_item.items()}) for j in range(5)]
+            rec: dict[str, Any] = {"judge": judge, "task": task, "asks": cell[0], "null": cell[1]}
+            rec.update(counts[cell])
+            rec["pairs"] = int(sum(v[4] for v in per_item.values()))
+            asked += [(rec, "confident", sheet.ratio(col[0], col[2]))]
+            asked += [(rec, "no_audio", sheet.ratio(col[1], col[2]))]
+            asked += [(rec, "agreement", sheet.ratio(col[3], col[4]))]
+            out.append(rec)
+        estimates = sheet.evaluate(replicates, seed)
+        for rec, name, handle in asked:
+            rec[name] = estimates[handle].as_dict()
+        for rec in out:
+            low = rec["agreement"]["ci_low"]
+            rec["answers_without_audio"] = low is not None and low > AGREEMENT_BAR
+        return out
+
+
 def null_cells_of(
     judge: str,
     task: str,
@@ -102,54 +185,11 @@ def null_cells_of(
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """null_audio_cells from the real answers already gathered (twin key → pred; keys no N row
-    asks about are ignored): the registry's tally fills `real` in its one pass."""
-    if not null_rows:
-        return []
-    # Per cell: item → [confident, no-audio, answered, agree, pairs]; counts beside.
-    tallies: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
-    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(
-        lambda: {"answers": 0, "no_audio_replies": 0, "unparsed": 0, "refused": 0, "errors": 0}
-    )
+    asks about are ignored)."""
+    tally = NullTally(real)
     for r in null_rows:
-        cell = (str(r.asks), str(r.null))
-        c = counts[cell]
-        status = r.status
-        if status == "error":
-            c["errors"] += 1
-            continue
-        c["answers"] += 1
-        c["no_audio_replies"] += status == "no-audio"
-        c["unparsed"] += status == "unparsed"
-        c["refused"] += status == "refused"
-        t = tallies[cell].setdefault(r.item_id, [0.0] * 5)
-        t[0] += status == "ok"
-        t[1] += status == "no-audio"
-        t[2] += 1
-        key = _twin(r, cell[0])
-        if key in real:
-            t[4] += 1
-            t[3] += _agree(r.pred, real[key]) if status == "ok" else 0.0
-    sheet = Sheet(r.item_id for r in null_rows)
-    asked: list[tuple[dict[str, Any], str, int]] = []
-    out: list[dict[str, Any]] = []
-    order = {k: i for i, k in enumerate(ASKS + KINDS)}
-    for cell in sorted(counts, key=lambda c: (order.get(c[0], 9), order.get(c[1], 9), c)):
-        per_item = tallies.get(cell, {})
-        col = [sheet.column({i: v[j] for i, v in per_item.items()}) for j in range(5)]
-        rec: dict[str, Any] = {"judge": judge, "task": task, "asks": cell[0], "null": cell[1]}
-        rec.update(counts[cell])
-        rec["pairs"] = int(sum(v[4] for v in per_item.values()))
-        asked += [(rec, "confident", sheet.ratio(col[0], col[2]))]
-        asked += [(rec, "no_audio", sheet.ratio(col[1], col[2]))]
-        asked += [(rec, "agreement", sheet.ratio(col[3], col[4]))]
-        out.append(rec)
-    estimates = sheet.evaluate(replicates, seed)
-    for rec, name, handle in asked:
-        rec[name] = estimates[handle].as_dict()
-    for rec in out:
-        low = rec["agreement"]["ci_low"]
-        rec["answers_without_audio"] = low is not None and low > AGREEMENT_BAR
-    return out
+        tally.add_null(r)
+    return tally.records(judge, task, replicates=replicates, seed=seed)
 
 
 def _est(d: dict[str, Any]) -> Estimate:
@@ -169,4 +209,11 @@ def null_behaviour(cells: list[dict[str, Any]]) -> Behaviour | None:
                      probes=sorted({c["asks"] for c in flagged}))  # fmt: skip
 
 
-__all__ = ["AGREEMENT_BAR", "null_audio_cells", "null_behaviour", "null_cells_of", "real_key"]
+__all__ = [
+    "AGREEMENT_BAR",
+    "NullTally",
+    "null_audio_cells",
+    "null_behaviour",
+    "null_cells_of",
+    "real_key",
+]
