@@ -32,6 +32,7 @@ skill, noise, position habit and deaf share (`tests/stats/test_null_audio.py`).
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -93,14 +94,18 @@ def real_key(r: Row) -> Key | None:
 
 
 _STATUSES = {"no-audio": "no_audio_replies", "unparsed": "unparsed", "refused": "refused"}
+_UNPARSED = object()
+"""An N row's answer when it gave none (not ok): agrees with nothing."""
 
 
 class NullTally:
     """Probe N counted row by row: per cell (asked probe, null kind) its outcome counts and
     per item [confident, no-audio, answered] as the N rows come. Agreement needs the real twin's
-    answer, which may come before or after the N row: each answered N row leaves only its twin
-    key and, when parsed, its answer (no row is kept), paired with the real answers in
-    `records`. `real` is the real answers gathered (twin key → pred; `real_key`)."""
+    answer, which may come before or after the N row: each answered N row leaves only its cell
+    (a small int), its twin key (one tuple per question, shared by its null kinds and its real
+    answer) and its answer when parsed — no row is kept — paired with the real answers in
+    `records`, in the N rows' order (the sums are those of a pass over the rows).
+    `real` is the real answers gathered (twin key → pred; `real_key`)."""
 
     def __init__(self, real: dict[Key, Any] | None = None) -> None:
         self.real: dict[Key, Any] = {} if real is None else real
@@ -110,8 +115,14 @@ class NullTally:
         self.counts: dict[tuple[str, str], dict[str, int]] = defaultdict(
             lambda: {"answers": 0, "no_audio_replies": 0, "unparsed": 0, "refused": 0, "errors": 0}
         )
-        self.asked: list[tuple[tuple[str, str], Key, bool, Any]] = []
-        """Per answered N row, in order: (cell, twin key, parsed, its answer when parsed)."""
+        self._cells: dict[tuple[str, str], int] = {}
+        self._keys: dict[Key, Key] = {}
+        """Each twin key once (N rows of both null kinds and the real answer share it)."""
+        self.asked_cell = array("I")
+        self.asked_key: list[Key] = []
+        self.asked_pred: list[Any] = []
+        """Per answered N row, in order: its cell's index, twin key, answer (`_UNPARSED` when
+        it gave none)."""
 
     def add_null(self, r: Row) -> None:
         """Count one N row."""
@@ -130,14 +141,16 @@ class NullTally:
         t[0] += status == "ok"
         t[1] += status == "no-audio"
         t[2] += 1
-        ok = status == "ok"
-        self.asked.append((cell, _twin(r, cell[0]), ok, r.pred if ok else None))
+        key = _twin(r, cell[0])
+        self.asked_cell.append(self._cells.setdefault(cell, len(self._cells)))
+        self.asked_key.append(self._keys.setdefault(key, key))
+        self.asked_pred.append(r.pred if status == "ok" else _UNPARSED)
 
     def add_real(self, r: Row) -> None:
         """Keep a real-audio answer an N row may be compared with."""
         key = real_key(r)
         if key is not None:
-            self.real[key] = r.pred
+            self.real[self._keys.setdefault(key, key)] = r.pred
 
     def records(
         self, judge: str, task: str, *, replicates: int = DEFAULT_B, seed: int = 0
@@ -146,11 +159,12 @@ class NullTally:
         if not self.items:
             return []
         real, tallies = self.real, self.tallies
-        for cell, key, ok, pred in self.asked:
+        cells = list(self._cells)
+        for at, key, pred in zip(self.asked_cell, self.asked_key, self.asked_pred, strict=True):
             if key in real:
-                t = tallies[cell][key[0]]
+                t = tallies[cells[at]][key[0]]
                 t[4] += 1
-                t[3] += _agree(pred, real[key]) if ok else 0.0
+                t[3] += _agree(pred, real[key]) if pred is not _UNPARSED else 0.0
         sheet = Sheet(self.items)
         asked: list[tuple[dict[str, Any], str, int]] = []
         out: list[dict[str, Any]] = []
