@@ -14,13 +14,10 @@ that they are not independent trials.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from functools import cache
 from operator import itemgetter
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from paraudit.stats.bootstrap import DEFAULT_B, _weights
 
@@ -161,17 +158,6 @@ class Sheet:
         return matrix
 
 
-@cache
-def _one_blas_thread() -> Callable[[], AbstractContextManager[object]]:
-    """A context that runs BLAS on one thread. These products are small (a few GFLOP): spread
-    over threads they finish no sooner on a busy machine and the idle threads' spinning was a
-    quarter of the summary's CPU time (benchmarks/stats.py: 7.3 s with one thread, 9.5–10.0 s
-    with the default). Each entry of a product is summed along the items in the same order
-    either way (threads split rows and columns, not the sum): the same bits."""
-    controller = ThreadpoolController()
-    return lambda: controller.limit(limits=1, user_api="blas")
-
-
 def _replicate_sums(w: np.ndarray, x: np.ndarray) -> np.ndarray:
     """The replicates' column sums, shape (columns, B), as float64.
 
@@ -192,12 +178,9 @@ def _replicate_sums(w: np.ndarray, x: np.ndarray) -> np.ndarray:
             if u == len(keep):
                 keep.append(j)
             where[j] = u
-        with _one_blas_thread()():
-            sums = (w @ x[:, keep].astype(np.float32)).astype(np.float64)
+        sums = (w @ x[:, keep].astype(np.float32)).astype(np.float64)
         return np.ascontiguousarray(sums.T)[where]
-    with _one_blas_thread()():
-        sums = (w @ x.astype(np.float32)).astype(np.float64)
-    return np.ascontiguousarray(sums.T)
+    return np.ascontiguousarray((w @ x.astype(np.float32)).astype(np.float64).T)
 
 
 def _finite(x: float) -> float | None:
