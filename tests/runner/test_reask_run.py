@@ -29,6 +29,7 @@ from paraudit.items.twins import twin_id
 from paraudit.judges import registry
 from paraudit.judges.base import Reply
 from paraudit.judges.builtin.simple import RandomJudge
+from paraudit.judges.prices import Price
 from paraudit.judges.registry import load_judge
 from paraudit.protocols.parts import Prompt
 from paraudit.protocols.questions import Question
@@ -37,7 +38,7 @@ from paraudit.runfolder.rows import ResultRow
 from paraudit.runner.calls import call_key
 from paraudit.runner.plan import PlanSpec, plan_instances
 from paraudit.runner.reask import REASK_SAMPLE, reasked
-from paraudit.runner.run import RunConfig, Runner
+from paraudit.runner.run import RunConfig, Runner, dry_run
 from paraudit.stats.invariance import invariance_sections
 from paraudit.stats.statrow import stat_row
 from tests.conftest import tone
@@ -207,3 +208,46 @@ def test_cli_option_checks_and_dry_run(twins: Path, tmp_path: Path) -> None:
     assert f"calls: {8 * ITEMS + chosen}" in r.output
     assert f"{chosen} questions per judge asked a second time (--reask 0.25" in r.output
     assert json.dumps(0.25) in r.output
+
+
+def test_the_dry_run_counts_the_calls_the_runner_makes(twins: Path, tmp_path: Path) -> None:
+    """--dry-run --reask: its calls are what the real runner then makes, re-asks included; a
+    judge on ?samples=2 asks every question twice and is not re-asked (its draws are its
+    re-ask baseline), and the dry run says so."""
+    plain, sampled = "builtin:random", "builtin:prosody?samples=2"
+    planned = dry_run(RunConfig(twins, [plain, sampled], tmp_path / "none", PLAN, reask=0.25))
+    made = 0
+    for name, judge in (("plain", plain), ("sampled", sampled)):
+        runner = Runner(RunConfig(twins, [judge], tmp_path / name, PLAN, reask=0.25))
+        rows = asyncio.run(runner.run())
+        made += runner.progress.calls_made
+        twice = [r for r in rows if "samples" in r]
+        # The plain judge's re-asked rows hold two asks; the sampled judge's rows its 2 draws.
+        assert len(twice) == (len(rows) if judge == sampled else planned_reasks(twins))
+    insts = plan_instances(load_dataset(twins), PLAN)
+    assert planned["calls"] == made == len(insts) + planned_reasks(twins) + 2 * len(insts)
+    assert "not re-asked: builtin:prosody (already sampled" in planned["reask"]
+    assert f"{planned_reasks(twins)} extra calls" in planned["reask"]
+    # The default run's dry run is unchanged: one call per question, no re-ask line.
+    default = dry_run(RunConfig(twins, [plain], tmp_path / "none", PLAN))
+    assert default["calls"] == len(insts) and "reask" not in default
+
+
+def test_the_dry_run_prices_the_reasks(
+    twins: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A priced judge's estimated cost grows with the re-asked questions' tokens and audio."""
+    monkeypatch.setenv("OPENAI_API_KEY", "not-a-real-key")  # a dry run makes no call
+    # Steep prices, so the estimate is dollars and rounding to cents cannot hide a change.
+    price = Price(text_in=1e4, audio_in=1e5, out=1e4, audio_tokens_per_s=10.0)
+    prices = {"openai:priced": price}
+    judge = "openai:priced"
+    base = dry_run(RunConfig(twins, [judge], tmp_path / "none", PLAN), prices)["cost"][judge]
+    all_ = dry_run(RunConfig(twins, [judge], tmp_path / "none", PLAN, reask=1.0), prices)
+    assert base["usd"] > 10
+    # --reask 1 asks every question twice: the estimate doubles (up to rounding).
+    assert all_["cost"][judge]["usd"] == pytest.approx(2 * base["usd"], abs=0.03)
+
+
+def planned_reasks(ds: Path) -> int:
+    return sum(reasked(i, 0.25, 0) for i in plan_instances(load_dataset(ds), PLAN))

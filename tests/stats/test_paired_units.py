@@ -15,13 +15,15 @@ import numpy as np
 import pytest
 
 from paraudit.stats import summary as S
+from paraudit.stats.analyses import ANALYSES
 from paraudit.stats.analysis import Analysis, FromInputs, GroupContext, Record, Runs
 from paraudit.stats.invariance import invariance_sections
 from paraudit.stats.joined import side_by_side as joined_side_by_side
 from paraudit.stats.judge_model import JudgeModel, audit_rows
 from paraudit.stats.scaffold import side_by_side as scaffold_side_by_side
 from paraudit.stats.statrow import StatRow
-from paraudit.stats.summary import summarize
+from paraudit.stats.summary import assemble, summarize
+from paraudit.stats.summary.sections import Group
 from tests.stats.test_invariance import pitch_follower, rows_of
 
 PAIRED = ("invariance", "invariance_voices", "joined", "scaffold", "generator_bias")
@@ -68,9 +70,9 @@ def test_invariance_is_started_only_for_groups_with_twins() -> None:
     alone = invariance_sections([("sim", "single-turn-emotions", twinned)], replicates=200)
     assert raw["invariance"] == alone["invariance"]
     assert raw["invariance_voices"] == alone["invariance_voices"]
-    g = S._Group("plain", "single-turn-emotions", plain)
-    assert "invariance" not in g.start(S.ANALYSES, {"invariance": None})
-    assert "invariance" in g.start(S.ANALYSES, {"invariance": twinned})
+    g = Group("plain", "single-turn-emotions", plain)
+    assert "invariance" not in g.start(ANALYSES, {"invariance": None})
+    assert "invariance" in g.start(ANALYSES, {"invariance": twinned})
 
 
 def test_invariance_habits_are_set_aside_from_the_cascade() -> None:
@@ -101,7 +103,7 @@ def test_a_new_across_unit_is_one_line_in_the_registry(monkeypatch: pytest.Monke
         return [{"judges": len(runs.judges), "rows": rows}]
 
     unit = Analysis(name="judge_count", title="Judges", start=FromInputs.of(count), across=True)
-    monkeypatch.setattr(S, "ANALYSES", (*S.ANALYSES, unit))
+    monkeypatch.setattr(f"{assemble.__name__}.ANALYSES", (*ANALYSES, unit))
     rows = _audit("a", 0.9, 0) + _audit("b", 0.7, 1)
     raw: dict[str, Any] = summarize(rows, replicates=50)
     assert raw["judge_count"] == [{"judges": 2, "rows": len(rows)}]
@@ -122,7 +124,7 @@ def test_a_group_unit_gated_by_an_input_is_not_started_without_it(
         input="delivery",
         optional=True,
     )
-    monkeypatch.setattr(S, "ANALYSES", (*S.ANALYSES, unit))
+    monkeypatch.setattr(f"{assemble.__name__}.ANALYSES", (*ANALYSES, unit))
     raw = summarize(_audit("a", 0.9, 0), replicates=50)  # no delivery cells given
     assert started == [] and "gated" not in raw
 

@@ -58,7 +58,7 @@ from paraudit.runner.plan import (
     p_labels,
     plan_skips,
 )
-from paraudit.runner.reask import count_reasked
+from paraudit.runner.reask import reasked
 from paraudit.runner.sequential import (
     Monitor,
     SequentialSpec,
@@ -568,33 +568,60 @@ def dry_run(cfg: RunConfig, prices: dict[str, Price] | None = None) -> dict[str,
     check_judge_dimensions(specs, ds, str(cfg.dataset))
     store = cfg.out / CALLS
     answered = dict.fromkeys((j.label for j in judges), 0)
-    size, seconds, chars, again = 0, 0.0, 0, 0
+    size, seconds, chars = 0, 0.0, 0
+    # --reask: the questions asked a second time, and what they send again.
+    again, again_seconds, again_chars = 0, 0.0, 0
     for chunk in chunks(iter_instances(ds, cfg.plan), LOOKUP):
         size += len(chunk)
-        again += count_reasked(chunk, cfg.reask, cfg.plan.seed)
         seconds += audio_seconds(chunk)
         chars += text_characters(chunk)
+        if cfg.reask:
+            twice = [i for i in chunk if reasked(i, cfg.reask, cfg.plan.seed)]
+            again += len(twice)
+            again_seconds += audio_seconds(twice)
+            again_chars += text_characters(twice)
         for j in judges:
             keys = [call_key(j, i.prompt, 0) for i in chunk]
             answered[j.label] += CallStore.count_finished(store, [keys])
-    tokens = chars // 4
     table = prices if prices is not None else load_prices(None)
-    # --reask: one more call per re-asked question, for judges not already sampling
-    reasking = sum((js.whole("samples") or 1) == 1 for js in specs) if cfg.reask else 0
+    # What the runner asks of each judge (runner/asking.py): ?samples=N draws per question
+    # (N calls, each sending the prompt); under --reask one more call per re-asked question,
+    # only for a judge not already sampling (its draws are its re-ask baseline).
+    calls, cost = 0, {}
+    for js in specs:
+        n = js.whole("samples") or 1
+        extra = (again, again_seconds, again_chars) if n == 1 else (0, 0.0, 0)
+        calls += size * n + extra[0]
+        tokens_j = (chars * n + extra[2]) // 4
+        cost[js.label] = estimate(js, tokens_j, seconds * n + extra[1], size * n + extra[0], table)
+    reasking = [js.label for js in specs if (js.whole("samples") or 1) == 1] if cfg.reask else []
     out: dict[str, Any] = {
         "instances_per_judge": size,
-        "calls": size * len(specs) + again * reasking,
+        "calls": calls,
         "audio_seconds_per_judge": round(seconds, 1),
-        "text_tokens_per_judge": tokens,
+        "text_tokens_per_judge": chars // 4,
         "staging": "asked after P, one per parsed P answer (not counted above)"
         if "S" in cfg.plan.probes
         else "not requested",
-        "cost": {js.label: estimate(js, tokens, seconds, size, table) for js in specs},
+        "cost": cost,
     }
+    sampled = [js.label for js in specs if (js.whole("samples") or 1) > 1]
+    if sampled:
+        out["samples"] = (
+            f"{', '.join(sampled)}: ?samples=N asks every question N times (counted in calls "
+            "and cost)"
+        )
     if cfg.reask:
+        skipped = [js.label for js in specs if js.label not in reasking]
         out["reask"] = (
             f"{again} questions per judge asked a second time (--reask {cfg.reask:g}; "
-            f"{again * reasking} extra calls, counted in calls)"
+            f"{again * len(reasking)} extra calls, counted in calls and cost)"
+            + (
+                f"; not re-asked: {', '.join(skipped)} (already sampled: its draws are its "
+                "re-ask baseline)"
+                if skipped
+                else ""
+            )
         )
     if store.is_file():
         out["already_answered"] = {

@@ -79,6 +79,9 @@ class AccountingTally:
         self.bare: Counter[tuple[str, str, str]] = Counter()
         """Unparsed choice questions whose reply is a bare label, per cell."""
 
+    def wants(self, probe: str, protocol: str, cue: str) -> bool:
+        return probe != "N"  # probe N accounts for its own outcomes (stats/null_audio.py)
+
     def add(self, row: StatRow) -> None:
         probe = row.probe
         if probe == "N":  # probe N accounts for its own outcomes (stats/null_audio.py)

@@ -1,13 +1,13 @@
 """The registry: every analysis beyond the core cascade, one `Analysis` per line, in order.
 
-The summary (`stats/summary.py`) feeds each registered unit's tally in its one pass over a
+The summary (`stats/summary/`) feeds each registered unit's tally in its one pass over a
 group's rows and writes its records under `summary.json[name]`; the verdict appends each
 unit's behaviours (in this order) after the core ones; the report renders each unit's part.
 A new analysis — or one a dimension plugin brings — is one unit (`stats/analysis.py`) and one
 line here, plus its typed record in `stats/summary_model.py` (a test checks every registered
 name has a section there).
 
-The core (`summary._Group`: accuracy, differences, states and dependence, position, order,
+The core (`summary.sections.Group`: accuracy, differences, states and dependence, position, order,
 behaviour rates, perception by turn) is not registered: the cascade reads it directly.
 The first four read twin items or pairs of runs (stats/paired_units.py; the protocol's
 `input`, `across` and `aside`); their order here is the report's order of sections.

@@ -91,7 +91,9 @@ class Tally(Protocol):
     then not fed the rows."""
 
     def add(self, row: StatRow) -> None:
-        """Count one row (called once per row of the group, in one pass)."""
+        """Count one row (called once per row of the group, in one pass). A tally that reads
+        only some probes, protocols or cues may also define `wants(probe, protocol, cue) ->
+        bool`: it is then fed only the rows of the keys it wants (asked once per key)."""
 
     def records(self, ctx: GroupContext) -> list[Record]:
         """The section's records for this group (empty when the rows hold nothing for it)."""

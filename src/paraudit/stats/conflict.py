@@ -94,6 +94,9 @@ class ConflictTally:
         default_factory=lambda: defaultdict(lambda: [0, 0])
     )
 
+    def wants(self, probe: str, protocol: str, cue: str) -> bool:
+        return probe == "J" and protocol == "pointwise" and cue == "none"
+
     def add(self, row: StatRow) -> None:
         if row.probe != "J" or row.protocol != "pointwise" or row.cue != "none":
             return

@@ -51,6 +51,10 @@ class Sheet:
         self.index = {item: i for i, item in enumerate(self.items)}
         self._cols: list[np.ndarray] = []
         self._stats: list[tuple[StatFn, int, float]] = []
+        self._forms: list[tuple[int, ...]] = []
+        """Per statistic, its columns when it is a ratio (2) or a difference of ratios (4):
+        `evaluate` computes all of those in a few array operations instead of one call each
+        (the same float operations, so the same bits); () for any other function."""
 
     def column(self, values: Mapping[str, float]) -> int:
         """Add one quantity (item → sum over that item's instances); returns its column."""
@@ -83,20 +87,27 @@ class Sheet:
         """Ask for a statistic of the column sums; returns its handle for `evaluate`.
         `confidence` overrides the sheet's level for this statistic (a multiplicity-adjusted
         interval, e.g. Bonferroni over several groups)."""
+        return self._add(fn, items, confidence, ())
+
+    def _add(self, fn: StatFn, items: int, confidence: float | None, form: tuple[int, ...]) -> int:
         self._stats.append((fn, items, -1.0 if confidence is None else confidence))
+        self._forms.append(form)
         return len(self._stats) - 1
 
     def ratio(self, num: int, den: int, confidence: float | None = None) -> int:
         """sum(num) / sum(den) over items (a proportion pooled over instances)."""
         items = int(np.count_nonzero(self._cols[den])) if self._cols else 0
-        return self.stat(lambda s: s[..., num] / s[..., den], items, confidence)
+        return self._add(lambda s: s[..., num] / s[..., den], items, confidence, (num, den))
 
     def difference(
         self, a: tuple[int, int], b: tuple[int, int], items: int, confidence: float | None = None
     ) -> int:
         """ratio(a) − ratio(b): paired, since both are resampled with the same items."""
-        return self.stat(
-            lambda s: s[..., a[0]] / s[..., a[1]] - s[..., b[0]] / s[..., b[1]], items, confidence
+        return self._add(
+            lambda s: s[..., a[0]] / s[..., a[1]] - s[..., b[0]] / s[..., b[1]],
+            items,
+            confidence,
+            (*a, *b),
         )
 
     def evaluate(
@@ -107,18 +118,17 @@ class Sheet:
             return []
         x = np.stack(self._cols, axis=1) if self._cols else np.zeros((len(self.items), 0))
         totals = x.sum(axis=0)
-        # Counts drawn per item per replicate; float32 keeps the product fast, and the sums of
-        # small counts it produces are exact at these sizes (estimates use float64 totals).
-        w = _weights(len(self.items), replicates, seed)
-        reps = (w @ x.astype(np.float32)).astype(np.float64)
+        # One row per column, one entry per replicate (rows, not columns: every statistic and
+        # every quantile below reads a column's replicates, contiguous this way).
+        reps = _replicate_sums(_weights(len(self.items), replicates, seed), x)
         with np.errstate(invalid="ignore", divide="ignore"):
             values = [float(fn(totals)) for fn, _, _ in self._stats]
-            matrix = np.stack([np.asarray(fn(reps), float) for fn, _, _ in self._stats], axis=1)
+            matrix = self._replicates(reps)
         levels = np.array([confidence if c < 0 else c for _, _, c in self._stats])
         lows, highs = np.empty(len(levels)), np.empty(len(levels))
         for level in np.unique(levels):
-            cols = levels == level
-            lows[cols], highs[cols] = percentiles(matrix[:, cols], (1 - level) / 2)
+            rows = levels == level
+            lows[rows], highs[rows] = row_percentiles(matrix[rows], (1 - level) / 2)
         out = []
         for (_, items, _), v, lo, hi in zip(self._stats, values, lows, highs, strict=True):
             if not np.isfinite(v):
@@ -127,6 +137,51 @@ class Sheet:
                 out.append(Estimate(v, _finite(lo), _finite(hi), items))
         return out
 
+    def _replicates(self, reps: np.ndarray) -> np.ndarray:
+        """Every statistic on every replicate, shape (statistics, B): ratios and differences
+        in one array operation per kind (elementwise, the same operations as their `fn`),
+        any other statistic through its function."""
+        matrix = np.empty((len(self._stats), reps.shape[1]))
+        for size in (2, 4):
+            at = [i for i, f in enumerate(self._forms) if len(f) == size]
+            if not at:
+                continue
+            c = np.array([self._forms[i] for i in at], dtype=np.intp).T
+            if size == 2:
+                matrix[at] = reps[c[0]] / reps[c[1]]
+            else:
+                matrix[at] = reps[c[0]] / reps[c[1]] - reps[c[2]] / reps[c[3]]
+        by_replicate = reps.T  # what a StatFn reads: s[..., column]
+        for i, form in enumerate(self._forms):
+            if not form:
+                matrix[i] = np.asarray(self._stats[i][0](by_replicate), float)
+        return matrix
+
+
+def _replicate_sums(w: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The replicates' column sums, shape (columns, B), as float64.
+
+    Counts drawn per item per replicate (`w`) times the per-item table, as one float32 matrix
+    product (fast; estimates use float64 totals). When every entry is a whole number and no
+    sum can reach 2**24, float32 holds every partial sum exactly, so the product does not
+    depend on how it is blocked: then each distinct column is multiplied once (a group's sheet
+    repeats many — an answer count is the denominator of several statistics). Otherwise the
+    product is the plain one over every column, as it always was.
+    """
+    bound = float(np.abs(x).max(initial=0.0)) * x.shape[0]
+    if bound < 2**24 and np.array_equal(x, np.round(x)):
+        first: dict[bytes, int] = {}
+        keep: list[int] = []
+        where = np.empty(x.shape[1], dtype=np.intp)
+        for j in range(x.shape[1]):
+            u = first.setdefault(x[:, j].tobytes(), len(keep))
+            if u == len(keep):
+                keep.append(j)
+            where[j] = u
+        sums = (w @ x[:, keep].astype(np.float32)).astype(np.float64)
+        return np.ascontiguousarray(sums.T)[where]
+    return np.ascontiguousarray((w @ x.astype(np.float32)).astype(np.float64).T)
+
 
 def _finite(x: float) -> float | None:
     return float(x) if np.isfinite(x) else None
@@ -134,27 +189,32 @@ def _finite(x: float) -> float | None:
 
 def percentiles(matrix: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """The alpha and 1 − alpha quantiles of every column, ignoring NaN (a replicate that drew
-    no item of a cell), with numpy's default linear interpolation; vectorised over columns.
+    no item of a cell), with numpy's default linear interpolation; vectorised over columns."""
+    return row_percentiles(np.ascontiguousarray(matrix.T), alpha)
 
-    Columns without NaN (nearly all) need only four order statistics each, found by one
-    partial sort; the rest are sorted.
+
+def row_percentiles(matrix: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """`percentiles` of every row (one statistic's replicates per row).
+
+    Rows without NaN (nearly all) need only four order statistics each, found by one
+    partial sort along the row; the rest are sorted.
     """
-    b, m = matrix.shape
+    m, b = matrix.shape
     low, high = np.full(m, np.nan), np.full(m, np.nan)
     finite = np.isfinite(matrix)
-    full = finite.all(axis=0)
+    full = finite.all(axis=1)
     if full.any() and b:
         pos = np.array([alpha, 1 - alpha]) * (b - 1)
         k = np.unique(np.concatenate([np.floor(pos), np.minimum(np.floor(pos) + 1, b - 1)]))
-        part = np.partition(matrix[:, full], k.astype(int), axis=0)
+        part = np.partition(matrix[full], k.astype(int), axis=1)
         q = []
         for p in pos:
             lo = int(np.floor(p))
             hi = min(lo + 1, b - 1)
-            q.append(part[lo] * (1 - (p - lo)) + part[hi] * (p - lo))
+            q.append(part[:, lo] * (1 - (p - lo)) + part[:, hi] * (p - lo))
         low[full], high[full] = q
-    for c in np.flatnonzero(~full):
-        vals = matrix[finite[:, c], c]
+    for r in np.flatnonzero(~full):
+        vals = matrix[r, finite[r]]
         if vals.size:
-            low[c], high[c] = np.quantile(vals, [alpha, 1 - alpha])
+            low[r], high[r] = np.quantile(vals, [alpha, 1 - alpha])
     return low, high

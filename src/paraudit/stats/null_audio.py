@@ -32,6 +32,7 @@ skill, noise, position habit and deaf share (`tests/stats/test_null_audio.py`).
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -92,6 +93,102 @@ def real_key(r: Row) -> Key | None:
     return None
 
 
+_STATUSES = {"no-audio": "no_audio_replies", "unparsed": "unparsed", "refused": "refused"}
+_UNPARSED = object()
+"""An N row's answer when it gave none (not ok): agrees with nothing."""
+
+
+class NullTally:
+    """Probe N counted row by row: per cell (asked probe, null kind) its outcome counts and
+    per item [confident, no-audio, answered] as the N rows come. Agreement needs the real twin's
+    answer, which may come before or after the N row: each answered N row leaves only its cell
+    (a small int), its twin key (one tuple per question, shared by its null kinds and its real
+    answer) and its answer when parsed — no row is kept — paired with the real answers in
+    `records`, in the N rows' order (the sums are those of a pass over the rows).
+    `real` is the real answers gathered (twin key → pred; `real_key`)."""
+
+    def __init__(self, real: dict[Key, Any] | None = None) -> None:
+        self.real: dict[Key, Any] = {} if real is None else real
+        self.items: set[str] = set()
+        self.tallies: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
+        """cell → item → [confident, no-audio, answered, agree, pairs]"""
+        self.counts: dict[tuple[str, str], dict[str, int]] = defaultdict(
+            lambda: {"answers": 0, "no_audio_replies": 0, "unparsed": 0, "refused": 0, "errors": 0}
+        )
+        self._cells: dict[tuple[str, str], int] = {}
+        self._keys: dict[Key, Key] = {}
+        """Each twin key once (N rows of both null kinds and the real answer share it)."""
+        self.asked_cell = array("I")
+        self.asked_key: list[Key] = []
+        self.asked_pred: list[Any] = []
+        """Per answered N row, in order: its cell's index, twin key, answer (`_UNPARSED` when
+        it gave none)."""
+
+    def add_null(self, r: Row) -> None:
+        """Count one N row."""
+        self.items.add(r.item_id)
+        cell = (str(r.asks), str(r.null))
+        c = self.counts[cell]
+        status = r.status
+        if status == "error":
+            c["errors"] += 1
+            return
+        c["answers"] += 1
+        named = _STATUSES.get(status)
+        if named is not None:
+            c[named] += 1
+        t = self.tallies[cell].setdefault(r.item_id, [0.0] * 5)
+        t[0] += status == "ok"
+        t[1] += status == "no-audio"
+        t[2] += 1
+        key = _twin(r, cell[0])
+        self.asked_cell.append(self._cells.setdefault(cell, len(self._cells)))
+        self.asked_key.append(self._keys.setdefault(key, key))
+        self.asked_pred.append(r.pred if status == "ok" else _UNPARSED)
+
+    def add_real(self, r: Row) -> None:
+        """Keep a real-audio answer an N row may be compared with."""
+        key = real_key(r)
+        if key is not None:
+            self.real[self._keys.setdefault(key, key)] = r.pred
+
+    def records(
+        self, judge: str, task: str, *, replicates: int = DEFAULT_B, seed: int = 0
+    ) -> list[dict[str, Any]]:
+        """The section's records (none without N rows)."""
+        if not self.items:
+            return []
+        real, tallies = self.real, self.tallies
+        cells = list(self._cells)
+        for at, key, pred in zip(self.asked_cell, self.asked_key, self.asked_pred, strict=True):
+            if key in real:
+                t = tallies[cells[at]][key[0]]
+                t[4] += 1
+                t[3] += _agree(pred, real[key]) if pred is not _UNPARSED else 0.0
+        sheet = Sheet(self.items)
+        asked: list[tuple[dict[str, Any], str, int]] = []
+        out: list[dict[str, Any]] = []
+        order = {k: i for i, k in enumerate(ASKS + KINDS)}
+        counts = self.counts
+        for cell in sorted(counts, key=lambda c: (order.get(c[0], 9), order.get(c[1], 9), c)):
+            per_item = tallies.get(cell, {})
+            col = [sheet.column({i: v[j] for i, v in per_item.items()}) for j in range(5)]
+            rec: dict[str, Any] = {"judge": judge, "task": task, "asks": cell[0], "null": cell[1]}
+            rec.update(counts[cell])
+            rec["pairs"] = int(sum(v[4] for v in per_item.values()))
+            asked += [(rec, "confident", sheet.ratio(col[0], col[2]))]
+            asked += [(rec, "no_audio", sheet.ratio(col[1], col[2]))]
+            asked += [(rec, "agreement", sheet.ratio(col[3], col[4]))]
+            out.append(rec)
+        estimates = sheet.evaluate(replicates, seed)
+        for rec, name, handle in asked:
+            rec[name] = estimates[handle].as_dict()
+        for rec in out:
+            low = rec["agreement"]["ci_low"]
+            rec["answers_without_audio"] = low is not None and low > AGREEMENT_BAR
+        return out
+
+
 def null_cells_of(
     judge: str,
     task: str,
@@ -102,54 +199,11 @@ def null_cells_of(
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """null_audio_cells from the real answers already gathered (twin key → pred; keys no N row
-    asks about are ignored): the registry's tally fills `real` in its one pass."""
-    if not null_rows:
-        return []
-    # Per cell: item → [confident, no-audio, answered, agree, pairs]; counts beside.
-    tallies: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
-    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(
-        lambda: {"answers": 0, "no_audio_replies": 0, "unparsed": 0, "refused": 0, "errors": 0}
-    )
+    asks about are ignored)."""
+    tally = NullTally(real)
     for r in null_rows:
-        cell = (str(r.asks), str(r.null))
-        c = counts[cell]
-        status = r.status
-        if status == "error":
-            c["errors"] += 1
-            continue
-        c["answers"] += 1
-        c["no_audio_replies"] += status == "no-audio"
-        c["unparsed"] += status == "unparsed"
-        c["refused"] += status == "refused"
-        t = tallies[cell].setdefault(r.item_id, [0.0] * 5)
-        t[0] += status == "ok"
-        t[1] += status == "no-audio"
-        t[2] += 1
-        key = _twin(r, cell[0])
-        if key in real:
-            t[4] += 1
-            t[3] += _agree(r.pred, real[key]) if status == "ok" else 0.0
-    sheet = Sheet(r.item_id for r in null_rows)
-    asked: list[tuple[dict[str, Any], str, int]] = []
-    out: list[dict[str, Any]] = []
-    order = {k: i for i, k in enumerate(ASKS + KINDS)}
-    for cell in sorted(counts, key=lambda c: (order.get(c[0], 9), order.get(c[1], 9), c)):
-        per_item = tallies.get(cell, {})
-        col = [sheet.column({i: v[j] for i, v in per_item.items()}) for j in range(5)]
-        rec: dict[str, Any] = {"judge": judge, "task": task, "asks": cell[0], "null": cell[1]}
-        rec.update(counts[cell])
-        rec["pairs"] = int(sum(v[4] for v in per_item.values()))
-        asked += [(rec, "confident", sheet.ratio(col[0], col[2]))]
-        asked += [(rec, "no_audio", sheet.ratio(col[1], col[2]))]
-        asked += [(rec, "agreement", sheet.ratio(col[3], col[4]))]
-        out.append(rec)
-    estimates = sheet.evaluate(replicates, seed)
-    for rec, name, handle in asked:
-        rec[name] = estimates[handle].as_dict()
-    for rec in out:
-        low = rec["agreement"]["ci_low"]
-        rec["answers_without_audio"] = low is not None and low > AGREEMENT_BAR
-    return out
+        tally.add_null(r)
+    return tally.records(judge, task, replicates=replicates, seed=seed)
 
 
 def _est(d: dict[str, Any]) -> Estimate:
@@ -169,4 +223,11 @@ def null_behaviour(cells: list[dict[str, Any]]) -> Behaviour | None:
                      probes=sorted({c["asks"] for c in flagged}))  # fmt: skip
 
 
-__all__ = ["AGREEMENT_BAR", "null_audio_cells", "null_behaviour", "null_cells_of", "real_key"]
+__all__ = [
+    "AGREEMENT_BAR",
+    "NullTally",
+    "null_audio_cells",
+    "null_behaviour",
+    "null_cells_of",
+    "real_key",
+]

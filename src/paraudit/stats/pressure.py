@@ -75,6 +75,9 @@ class PressureTally:
     task: str
     counts: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0] * 4))
 
+    def wants(self, probe: str, protocol: str, cue: str) -> bool:
+        return probe == "J" and protocol == "pointwise" and cue in ("none", MISLEADING)
+
     def add(self, row: StatRow) -> None:
         if row.probe != "J" or row.protocol != "pointwise" or row.cue not in ("none", MISLEADING):
             return

@@ -64,6 +64,9 @@ class ReaskTally:
         self.choice: dict[tuple[str, str, int, str], str] = {}
         self.draws = 0
 
+    def wants(self, probe: str, protocol: str, cue: str) -> bool:
+        return protocol == "pointwise"
+
     def add(self, row: StatRow) -> None:
         hits, pairs = row.draw_hits, row.reask
         # Most rows were not sampled: they leave first (this runs on every row of a report).

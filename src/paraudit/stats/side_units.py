@@ -11,38 +11,35 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
 
 from paraudit.stats.analysis import Analysis, GroupContext, Record
 from paraudit.stats.delivery import DeliveryCell
 from paraudit.stats.model import Behaviour, Estimate
-from paraudit.stats.null_audio import null_behaviour, null_cells_of, real_key
+from paraudit.stats.null_audio import NullTally, null_behaviour
 from paraudit.stats.samples import consistency_of
 from paraudit.stats.statrow import StatRow
 from paraudit.stats.verdict_text import delivery_text
 
 
 class NullAudioTally:
-    """Probe N's rows, and the real-audio answers they are compared with (twin key → pred).
+    """Probe N's counts, fed row by row (`stats/null_audio.py`'s `NullTally`: no row is kept),
+    and the real-audio answers its N rows are compared with (twin key → pred).
 
     Started only for groups holding N rows (`probes`), so the real answers it keeps cost
     nothing in runs that did not ask N. N rows enter no other section."""
 
     def __init__(self, judge: str, task: str) -> None:
-        self.nulls: list[StatRow] = []
-        self.real: dict[Any, Any] = {}
+        self.tally = NullTally()
 
     def add(self, row: StatRow) -> None:
         if row.probe == "N":
-            self.nulls.append(row)
-            return
-        key = real_key(row)
-        if key is not None:
-            self.real[key] = row.pred
+            self.tally.add_null(row)
+        else:
+            self.tally.add_real(row)
 
     def records(self, ctx: GroupContext) -> list[Record]:
-        return null_cells_of(ctx.judge, ctx.task, self.nulls, self.real,
-                             replicates=ctx.replicates, seed=ctx.seed)  # fmt: skip
+        return self.tally.records(ctx.judge, ctx.task, replicates=ctx.replicates,
+                                  seed=ctx.seed)  # fmt: skip
 
 
 def null_audio_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[Behaviour]:
@@ -58,6 +55,9 @@ class SamplesTally:
         self.by: dict[tuple[str, str, str], dict[str, list[float]]] = defaultdict(
             lambda: defaultdict(list)
         )
+
+    def wants(self, probe: str, protocol: str, cue: str) -> bool:
+        return probe != "N"
 
     def add(self, row: StatRow) -> None:
         a = row.agreement

@@ -103,6 +103,9 @@ class StrataTally:
         # are left out of the states (as the summary's states leave them out).
         self.failed: set[tuple[str, str, int, str]] = set()
 
+    def wants(self, probe: str, protocol: str, cue: str) -> bool:
+        return protocol == "pointwise" and probe in _COUNTED
+
     def add(self, row: StatRow) -> None:
         branch = row.branch
         if branch is None or row.protocol != "pointwise" or row.probe not in _COUNTED:
@@ -140,27 +143,32 @@ class _Units:
         at = {i: j for j, i in enumerate(self.items)}
         self.item = np.array([at[i] for _, i in self.keys], dtype=np.intp)
         size = len(self.keys)
-        self.n = {p: np.zeros(size) for p in PROBES}
-        self.k = {p: np.zeros(size) for p in PROBES}
-        self.wrong = {p: np.zeros(size) for p in PROBES}
+        # Summed in Python floats, then made arrays (the same additions in the same order;
+        # one numpy element update per cell cost more than the rest of the scan).
+        sums = {p: ([0.0] * size, [0.0] * size, [0.0] * size) for p in PROBES}
         right: dict[tuple[str, str, int, str], bool] = {}
         failed = tally.failed
         for key, (n, k, w) in tally.cells.items():
             p, _, b, i = key
             j = index[(b, i)]
-            self.n[p][j] += n
-            self.k[p][j] += k
-            self.wrong[p][j] += w
+            sn, sk, sw = sums[p]
+            sn[j] += n
+            sk[j] += k
+            sw[j] += w
             if not failed or key not in failed:
                 right[key] = n == k
-        self.states = np.zeros((size, len(GROUP_NAMES)))
+        self.n = {p: np.array(sums[p][0]) for p in PROBES}
+        self.k = {p: np.array(sums[p][1]) for p in PROBES}
+        self.wrong = {p: np.array(sums[p][2]) for p in PROBES}
         column = {s: GROUP_NAMES.index(_GROUP_OF.get(s, SHORTCUT)) for s in STATE_CODES}
+        states = [[0.0] * len(GROUP_NAMES) for _ in range(size)]
         for (p, cue, b, i), j_right in right.items():
             if p != "J":
                 continue
             pr, orc = right.get(("P", cue, b, i)), right.get(("O", cue, b, i))
             if pr is not None and orc is not None:
-                self.states[index[(b, i)], column[f"{int(pr)}{int(orc)}{int(j_right)}"]] += 1
+                states[index[(b, i)]][column[f"{int(pr)}{int(orc)}{int(j_right)}"]] += 1
+        self.states = np.array(states).reshape(size, len(GROUP_NAMES))
 
     def sums(self, probe: str, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per item: (right, answers) of `probe` on the units in `mask`."""

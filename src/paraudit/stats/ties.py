@@ -66,7 +66,7 @@ class TieTally:
     """Per protocol and item: [said tie, answered, right] under the ties preset (J)."""
 
     reads_ties = True
-    """Fed the tie items too (stats/summary.py feeds them to no other unit)."""
+    """Fed the tie items too (stats/summary/tally.py feeds them to no other unit)."""
 
     judge: str
     task: str
@@ -76,6 +76,9 @@ class TieTally:
     tie_items: set[str] = field(default_factory=set)
     seen_tie: set[str] = field(default_factory=set)
     """Protocols whose rows show the preset ("tie" offered as gold or answered)."""
+
+    def wants(self, probe: str, protocol: str, cue: str) -> bool:
+        return probe == "J" and cue == "none"
 
     def add(self, row: StatRow) -> None:
         # Only the no-cue question (as the conflict unit): a cue names a value, so a judge that

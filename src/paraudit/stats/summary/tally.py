@@ -1,0 +1,253 @@
+"""The summary's first stage: one pass over a judge × task's rows.
+
+`GroupTally.tally` reads every row once: it counts the core cascade's cells (per probe ×
+protocol × cue: answers, right answers per item, outcomes, first-option picks), its units (a
+question in every order it was asked), per-turn perception, and it feeds each registered
+analysis's tally (`stats/analysis.py`) the rows of the keys it wants. The second stage
+(`sections.py`) turns these counts into the core sections; the third (`assemble.py`) runs both
+per group and adds the registered units and the verdict.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from operator import attrgetter
+from typing import Any
+
+from paraudit.stats import behaviour as bh
+from paraudit.stats.analysis import Analysis, Tally
+from paraudit.stats.dependence import PERMUTATIONS
+from paraudit.stats.itemboot import Sheet
+from paraudit.stats.units import (
+    FIRST_LABELS,
+    Row,
+    branch_of,
+    chance_level,
+    first_picks,
+    turn_hits,
+)
+
+CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
+
+
+def wants(tally: Tally, key: tuple[str, str, str]) -> bool:
+    """Whether a tally reads the rows of a (probe, protocol, cue) (its optional `wants`)."""
+    check = getattr(tally, "wants", None)
+    return check is None or bool(check(*key))
+
+
+def cue_key(c: str) -> tuple[int, str]:
+    return (CUE_ORDER.get(c, 9), c)
+
+
+class Cell:
+    """Tallies of one judge × task × probe × protocol × cue."""
+
+    def __init__(self) -> None:
+        self.k: dict[str, float] = defaultdict(float)
+        self.n: dict[str, float] = defaultdict(float)
+        self.ck: dict[str, float] = defaultdict(float)
+        self.cn: dict[str, float] = defaultdict(float)
+        self.parsed = self.unparsed = self.refused = self.errors = 0
+        self.chance = 0.0
+        self.orders = 0
+        """The most presentations (response × context orders) any unit was answered in."""
+        self.position: bh.Tally = bh.new_tally()
+
+    def add(self, other: Cell) -> None:
+        """Pool another cue's tallies into this one (the "all" cue)."""
+        for mine, theirs in ((self.k, other.k), (self.n, other.n), (self.ck, other.ck)):
+            for item, v in theirs.items():
+                mine[item] += v
+        for item, v in other.cn.items():
+            self.cn[item] += v
+        self.parsed += other.parsed
+        self.unparsed += other.unparsed
+        self.refused += other.refused
+        self.errors += other.errors
+        self.chance += other.chance
+        self.orders = max(self.orders, other.orders)
+
+
+class GroupTally:
+    """The tallies of one judge × task, from one pass over its rows (`tally`)."""
+
+    def __init__(
+        self, judge: str, task: str, rows: Iterable[Row], seed: int = 0,
+        permutations: int = PERMUTATIONS,
+    ) -> None:  # fmt: skip
+        self.judge, self.task, self.rows = judge, task, rows
+        self.seed, self.permutations = seed, permutations
+        # The items, and the probes present (a unit may start only where its probes are), in
+        # one pass that runs in C (a Python loop here cost a tenth of the whole tally).
+        pairs = set(map(attrgetter("item_id", "probe"), rows))
+        self.probes: set[str] = {p for _, p in pairs}
+        self.sheet = Sheet(i for i, _ in pairs)
+        self.pending: list[tuple[dict[str, Any], str, int]] = []
+        self.t_answers: dict[str, int] = {"answers": 0, "unparsed": 0, "refused": 0, "errors": 0}
+        self.cells: dict[tuple[str, str, str], Cell] = defaultdict(Cell)
+        self.units: dict[tuple[str, str, str, int | None, str], list[int]] = defaultdict(
+            lambda: [0, 0]
+        )
+
+    def start(self, analyses: Iterable[Analysis], inputs: Mapping[str, Any]) -> dict[str, Tally]:
+        """A fresh tally per registered analysis that applies to this group."""
+        return {
+            a.name: a.start(self.judge, self.task)
+            for a in analyses
+            if not a.across
+            and (a.probes is None or a.probes & self.probes)
+            and (a.input is None or inputs.get(a.input) is not None)
+        }
+
+    # -- asking for statistics -------------------------------------------------------------
+    def ask(self, target: dict[str, Any], key: str, handle: int) -> None:
+        self.pending.append((target, key, handle))
+
+    def ratio(self, target: dict[str, Any], key: str, tally: bh.Tally) -> None:
+        num = self.sheet.column({i: v[0] for i, v in tally.items()})
+        den = self.sheet.column({i: v[1] for i, v in tally.items()})
+        self.ask(target, key, self.sheet.ratio(num, den))
+
+    def _cols(self, k: dict[str, float], n: dict[str, float]) -> tuple[int, int]:
+        return self.sheet.column(k), self.sheet.column(n)
+
+    # -- tallies -----------------------------------------------------------------------------
+    def tally(self, units_fed: Iterable[Tally] = ()) -> None:
+        """One pass over the rows: cells per real cue, units, first picks, per-turn P; every
+        row is also fed to each registered analysis's tally (`units_fed`)."""
+        units_fed = list(units_fed)
+        fed = [t for t in units_fed if getattr(t, "reads_rows", True)]
+        # Which tallies read a (probe, protocol, cue): decided once per key, not per row (a
+        # tally that reads one cue of one probe is then not called on the other rows at all).
+        route: dict[tuple[str, str, str], list[Callable[[Row], None]]] = {}
+        # A tie item (the ties preset: the right answer is "tie") is read only by the units
+        # that say so (stats/ties.py); every other figure is about items the audio decides.
+        tie_feed: list[Callable[[Row], None]] = [
+            t.add for t in units_fed if getattr(t, "reads_ties", False)
+        ]
+        cells, units = self.cells, self.units
+        self.position: dict[tuple[str, str, str], bh.Tally] = defaultdict(bh.new_tally)
+        self.turns: dict[str, bh.Tally] = defaultdict(bh.new_tally)
+        # J pointwise accuracy per response order (order dependence), per (cue, order).
+        self.order_cells: dict[tuple[str, str], bh.Tally] = defaultdict(bh.new_tally)
+        # Positional P per human-turn position, and each turn's labels across branches (a turn
+        # whose emotion is the same in both branches is one a deaf guesser can get right).
+        self.positions: dict[tuple[str, str], bh.Tally] = defaultdict(bh.new_tally)
+        self.turn_labels: dict[tuple[str, str, str, str], dict[int, str]] = {}
+        self.j_point: list[Row] = []
+        self.t_rows: list[Row] = []
+        # Units with a failed call: whether they are right "in every order" is unknown, so they
+        # are left out of order-consistent figures (and states) rather than judged on the
+        # orders that happened to answer.
+        incomplete: set[tuple[str, str, str, int | None, str]] = set()
+        rows_seen = failed = 0
+        turns, order_cells = self.turns, self.order_cells
+        j_point, t_rows = self.j_point, self.t_rows
+        for r in self.rows:
+            # The fields by position, once (a StatRow is a tuple; see statrow.FIELDS): this loop
+            # runs once per row of the group and attribute look-ups were a large share of it.
+            _, _, item, branch, probe, proto, cue, order, pred, gold, status, correct = r[:12]
+            if gold == "tie":
+                for tie_add in tie_feed:
+                    tie_add(r)
+                continue
+            key = (probe, proto, cue)
+            feed = route.get(key)
+            if feed is None:
+                feed = route[key] = [t.add for t in fed if wants(t, key)]
+            for add in feed:
+                add(r)
+            if probe == "N":  # null audio: only its own unit reads N rows
+                continue
+            rows_seen += 1
+            c = cells[key]
+            if status == "error":
+                failed += 1
+                c.errors += 1
+                incomplete.add((probe, proto, cue, branch, item))
+                continue
+            right = bool(correct)
+            c.n[item] += 1
+            c.k[item] += right
+            u = units[(probe, proto, cue, branch, item)]
+            u[0] += 1
+            u[1] += right
+            if isinstance(gold, dict) and "CA" not in gold:
+                c.chance += chance_level(r)
+                hits = turn_hits(r)
+                if hits is not None:
+                    t = turns[cue][item]
+                    t[0] += hits[0]
+                    t[1] += hits[1]
+                    self._turn_positions(r, cue, item)
+            else:
+                c.chance += 0.5
+            if status == "ok":
+                c.parsed += 1
+                # The common case inline (a choice), the rest through first_picks.
+                fp = (float(pred in FIRST_LABELS), 1.0) if type(pred) is str else first_picks(r)
+                if fp is not None:
+                    t = c.position[item]
+                    t[0] += fp[0]
+                    t[1] += fp[1]
+            elif status == "unparsed":
+                c.unparsed += 1
+            elif status == "refused":
+                c.refused += 1
+            if proto == "pointwise" and branch is not None:
+                if probe == "J":
+                    j_point.append(r)
+                    t = order_cells[(cue, order)][item]
+                    t[0] += right
+                    t[1] += 1
+                elif probe == "T":
+                    t_rows.append(r)
+        self.rows_seen, self.failed = rows_seen, failed
+        for unit in incomplete:
+            units.pop(unit, None)
+        for (probe, proto, cue, _, item), (n, k) in units.items():
+            c = cells[(probe, proto, cue)]
+            c.cn[item] += 1
+            c.ck[item] += n == k
+            c.orders = max(c.orders, n)
+        for (probe, proto, cue), c in cells.items():
+            if c.position:
+                self.position[(probe, proto, cue)] = c.position
+        for (probe, proto, cue), c in list(cells.items()):
+            # The misleading cue pulls against the audio: pooled into "all" it would read as
+            # lost skill; it has its own section (stats/pressure.py).
+            if cue not in ("all", "misleading"):
+                cells[(probe, proto, "all")].add(c)
+        for per_cue in list(self.turns.values()):
+            bh.merge(self.turns["all"], per_cue)
+
+    def _turn_positions(self, r: Row, cue: str, item: str) -> None:
+        """Per human-turn position (first / middle / last) hits of one trajectory answer."""
+        gold = r.gold
+        if not isinstance(gold, dict):  # the caller passes trajectory rows only
+            return
+        pred = r.pred if r.status == "ok" and isinstance(r.pred, dict) else {}
+        keys = sorted(gold, key=lambda k: int(str(k)[1:]) if str(k)[1:].isdigit() else 0)
+        for i, k in enumerate(keys):
+            pos = "first" if i == 0 else "last" if i == len(keys) - 1 else "middle"
+            for where in (pos, f"human turn {i + 1}"):
+                t = self.positions[(cue, where)][item]
+                t[0] += pred.get(k) == gold[k]
+                t[1] += 1
+                labels = self.turn_labels.setdefault((item, cue, r.order, where + ":" + k), {})
+                labels[branch_of(r)] = gold[k]
+
+    def position_chance(self) -> dict[tuple[str, str], bh.Tally]:
+        """Per (cue, position), per item: what a deaf guesser scores (1 on a turn whose
+        emotion both branches share, ½ where they differ or only one branch ran)."""
+        out: dict[tuple[str, str], bh.Tally] = defaultdict(bh.new_tally)
+        for (item, cue, _, key), labels in self.turn_labels.items():
+            same = len(labels) == 2 and len(set(labels.values())) == 1
+            t = out[(cue, key.split(":", 1)[0])][item]
+            t[0] += 1.0 if same else 0.5
+            t[1] += 1
+        return out
+
+    # -- sections ------------------------------------------------------------------------------
