@@ -90,3 +90,21 @@ def test_a_weak_skill_outside_the_margin_is_not_stopped_as_at_chance() -> None:
     rows = audit_rows(JudgeModel("weak", p=0.7, o=0.7, j=0.7), 189, np.random.default_rng(4))
     r = replay(rows, ORDER)
     assert r.last is not None and r.last.decisions["native"] != "at chance"
+
+
+def test_a_step_near_its_bar_keeps_drawing_while_the_report_would_claim_it() -> None:
+    """"At chance" and "no" wait while the report's fixed-sample interval over the same items
+    would still claim the effect (the summary of a stopped cell must not contradict the
+    rule): a coin's O at 56 % over tight items is not stopped, at 56 % over loose ones it is."""
+    tight = Bounds(0.40, 0.62, 50, 0.40, 0.62, mean=0.56, se=0.02)  # 99 %: 50.8 %, above ½
+    loose = Bounds(0.40, 0.62, 50, 0.40, 0.62, mean=0.56, se=0.04)
+    j = Bounds(0.4, 0.6, 50, 0.4, 0.6, mean=0.5, se=0.03)
+    assert decisions({"J|pointwise|none": j, "O|pointwise|none": tight}, "none", [])["O"] is None
+    assert decisions({"J|pointwise|none": j, "O|pointwise|none": loose}, "none", [])["O"] == "at"
+    # a cue whose J and gain the report would call above: not "no" yet, however futile
+    cued = Bounds(0.45, 0.62, 80, 0.47, 0.60, mean=0.57, se=0.02)
+    gain = Bounds(-0.05, 0.2, 80, -0.02, 0.14, mean=0.08, se=0.03)
+    b = {"J|pointwise|none": j, "J|pointwise|hard": cued, "cue|hard": gain}
+    assert decisions(b, "none", ["hard"])["cue"] is None
+    b["cue|hard"] = Bounds(-0.05, 0.2, 80, -0.02, 0.14, mean=0.03, se=0.03)
+    assert decisions(b, "none", ["hard"])["cue"] == "no"
