@@ -1,7 +1,7 @@
 """Sequential audits: the calls they save and whether their verdicts agree with the full plan's.
 
 Run: PYTHONPATH=src python benchmarks/sequential.py [--audits 40] [--sizes 189]
-     [--replicates 500] [--permutations 200] [--coverage-runs 400] [--json OUT]
+     [--replicates 500] [--permutations 200] [--coverage-runs 400] [--part K/N] [--json OUT]
 (or `benchmarks/verdicts.py --sequential`, which runs the savings study at its own sizes).
 
 1. Coverage: the betting confidence sequence (stats/confseq.py) under the adversary's optional
@@ -135,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--permutations", type=int, default=200)
     ap.add_argument("--coverage-runs", type=int, default=400)
     ap.add_argument("--types", default=None, help="comma-separated type names (default: all)")
+    ap.add_argument("--part", default=None,
+                    help="K/N: every N-th type from the K-th (0-based; the study split over N "
+                         "processes on a loaded machine)")  # fmt: skip
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
     report: dict[str, object] = {}
@@ -147,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(lines))
         report["coverage"] = lines
     only = args.types.split(",") if args.types else None
+    if args.part:  # type names hold commas ("fixed errors 20 %, 5 draws"): pick by position
+        k, n = (int(x) for x in args.part.split("/"))
+        only = [*TYPES, *WEAK][k::n]
     for size in (int(x) for x in args.sizes.split(",")):
         t0 = time.perf_counter()
         results = study(args.audits, size, args.replicates, args.permutations, only)

@@ -93,7 +93,7 @@ def test_a_weak_skill_outside_the_margin_is_not_stopped_as_at_chance() -> None:
 
 
 def test_a_step_near_its_bar_keeps_drawing_while_the_report_would_claim_it() -> None:
-    """"At chance" and "no" wait while the report's fixed-sample interval over the same items
+    """ "At chance" and "no" wait while the report's fixed-sample interval over the same items
     would still claim the effect (the summary of a stopped cell must not contradict the
     rule): a coin's O at 56 % over tight items is not stopped, at 56 % over loose ones it is."""
     tight = Bounds(0.40, 0.62, 50, 0.40, 0.62, mean=0.56, se=0.02)  # 99 %: 50.8 %, above ½

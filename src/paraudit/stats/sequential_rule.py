@@ -244,9 +244,8 @@ def _why(
         return "no modelled cell is open"
     if not readers:
         return "no step of the diagnosis reads it (asked on the minimum sample)"
-    shown = [
-        p for s in readers for p in (("P", "O") if s in ("components", "dependence") else (s,))
-    ]
+    parts = {"components": ("P", "O"), "dependence": ("P", "O", "dependence")}
+    shown = [p for s in readers for p in parts.get(s, (s,))]
     settled = ", ".join(f"{s}: {d.get(s) or 'not read'}" for s in dict.fromkeys(shown))
     return f"the steps that read it are settled or no longer read ({settled})"
 
