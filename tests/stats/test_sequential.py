@@ -108,3 +108,20 @@ def test_a_step_near_its_bar_keeps_drawing_while_the_report_would_claim_it() -> 
     assert decisions(b, "none", ["hard"])["cue"] is None
     b["cue|hard"] = Bounds(-0.05, 0.2, 80, -0.02, 0.14, mean=0.03, se=0.03)
     assert decisions(b, "none", ["hard"])["cue"] == "no"
+
+
+def test_j_stays_asked_while_the_components_are_read() -> None:
+    """A judge settled usable before its P and O are: the pattern reads J beside them and the
+    dependence step after them needs all three on the same items, so J's cell stays open
+    (closed at the minimum sample, P and O had no units for the dependence step)."""
+    from paraudit.stats.sequential_rule import look
+
+    def b(lo: float, hi: float) -> Bounds:
+        return Bounds(lo, hi, 40, lo, hi, mean=(lo + hi) / 2, se=0.05)
+
+    cells = [("J", "pointwise", "none"), ("P", "pointwise", "none"), ("O", "pointwise", "none")]
+    bounds = {"J|pointwise|none": b(0.6, 0.75), "P|pointwise|none": b(0.45, 0.8),
+              "O|pointwise|none": b(0.45, 0.8)}  # fmt: skip
+    lk = look(bounds, "none", cells, 40, set(cells))
+    assert lk.decisions["native"] == "usable" and lk.decisions["P"] is None
+    assert lk.open_cells == set(cells)

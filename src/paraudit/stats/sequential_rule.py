@@ -182,7 +182,9 @@ def step_cells(step: str, cue: str, cells: Iterable[Cell]) -> set[Cell]:
         "audio": {jn},
         "jt": {jn} | {c for c in cells if c[0] == "T"},
         "turns": {("P", "pointwise", cue)},
-        "components": {("P", "pointwise", cue), ("O", "pointwise", cue)},
+        # The pattern reads J beside P and O, and the dependence step that may follow needs
+        # all three on the same items: J closing first left P and O without units.
+        "components": {jn, ("P", "pointwise", cue), ("O", "pointwise", cue)},
         "dependence": {jn, ("P", "pointwise", cue), ("O", "pointwise", cue)},
     }[step]
     return want & cells
