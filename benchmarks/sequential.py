@@ -1,7 +1,7 @@
 """Sequential audits: the calls they save and whether their verdicts agree with the full plan's.
 
 Run: PYTHONPATH=src python benchmarks/sequential.py [--audits 40] [--sizes 189]
-     [--replicates 500] [--permutations 200] [--coverage-runs 400] [--json OUT]
+     [--replicates 500] [--permutations 200] [--coverage-runs 400] [--part K/N] [--json OUT]
 (or `benchmarks/verdicts.py --sequential`, which runs the savings study at its own sizes).
 
 1. Coverage: the betting confidence sequence (stats/confseq.py) under the adversary's optional
@@ -30,15 +30,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from paraudit.stats.confseq import coverage
-from paraudit.stats.judge_model import TYPES, JudgeModel, audit_rows
+from paraudit.stats.judge_model import TYPES, JudgeModel, JudgeType, audit_rows
 from paraudit.stats.sequential_rule import replay
 from paraudit.stats.summary import summarize
 
 WEAK = {
-    f"weak {int(s * 100)} %": (
-        JudgeModel(f"weak{int(s * 100)}", p=s, o=s, j=s),
-        frozenset[str](),
-        "single-turn-emotions",
+    f"weak {int(s * 100)} %": JudgeType(
+        JudgeModel(f"weak{int(s * 100)}", p=s, o=s, j=s), frozenset(), "single-turn-emotions"
     )
     for s in (0.6, 0.65, 0.7)
 }
@@ -59,13 +57,13 @@ def study(
 ) -> dict[str, Outcome]:
     out: dict[str, Outcome] = {}
     order = [f"i{i}" for i in range(items)]
-    for t, (name, (model, _, task)) in enumerate({**TYPES, **WEAK}.items()):
+    for t, (name, jt) in enumerate({**TYPES, **WEAK}.items()):
         if only and name not in only:
             continue
         rng = np.random.default_rng(7000 * items + t)
         o = out[name] = Outcome()
         for a in range(audits):
-            rows = audit_rows(model, items, rng, task=task)
+            rows = audit_rows(jt.model, items, rng, task=jt.task)
             seq = replay(rows, order)
             full = summarize(rows, replicates=replicates, seed=a, permutations=permutations)
             part = summarize(seq.rows, replicates=replicates, seed=a, permutations=permutations)
@@ -78,7 +76,7 @@ def study(
 
 
 def _right(name: str, c: Counter[str]) -> str:
-    want = TYPES[name][1] if name in TYPES else frozenset()
+    want = TYPES[name].want if name in TYPES else frozenset()
     return f"{sum(n for d, n in c.items() if d in want) / sum(c.values()):.0%}" if want else "–"
 
 
@@ -91,7 +89,7 @@ def table(results: dict[str, Outcome], audits: int) -> list[str]:
     for name, o in results.items():
         sh = sorted(o.shares)
         p95 = sh[min(len(sh) - 1, int(0.95 * len(sh)))]
-        want = TYPES[name][1] if name in TYPES else frozenset({"reliable"})
+        want = TYPES[name].want if name in TYPES else frozenset({"reliable"})
         fr = "–" if "reliable" in want else f"{o.seq['reliable']} / {o.full['reliable']}"
         lines.append(
             f"| {name} | {statistics.median(sh):.0%} | {p95:.0%} | "
@@ -106,7 +104,7 @@ def targets(results: dict[str, Outcome], audits: int) -> list[tuple[str, bool, s
     medians = [statistics.median(o.shares) for o in typed.values()]
     med = statistics.median(medians) if medians else 1.0
     worst = min(((o.agree / audits, n) for n, o in typed.items()), default=(1.0, "–"))
-    rise = [n for n, o in typed.items() if "reliable" not in TYPES[n][1]
+    rise = [n for n, o in typed.items() if "reliable" not in TYPES[n].want
             and o.seq["reliable"] > o.full["reliable"]]  # fmt: skip
     return [
         ("median calls ≤ ⅓ of the full plan (median over types)", med <= 1 / 3, f"{med:.0%}"),
@@ -137,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--permutations", type=int, default=200)
     ap.add_argument("--coverage-runs", type=int, default=400)
     ap.add_argument("--types", default=None, help="comma-separated type names (default: all)")
+    ap.add_argument("--part", default=None,
+                    help="K/N: every N-th type from the K-th (0-based; the study split over N "
+                         "processes on a loaded machine)")  # fmt: skip
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
     report: dict[str, object] = {}
@@ -149,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(lines))
         report["coverage"] = lines
     only = args.types.split(",") if args.types else None
+    if args.part:  # type names hold commas ("fixed errors 20 %, 5 draws"): pick by position
+        k, n = (int(x) for x in args.part.split("/"))
+        only = [*TYPES, *WEAK][k::n]
     for size in (int(x) for x in args.sizes.split(",")):
         t0 = time.perf_counter()
         results = study(args.audits, size, args.replicates, args.permutations, only)

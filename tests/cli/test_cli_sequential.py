@@ -61,3 +61,14 @@ def test_dry_run_gives_expected_and_worst_case_calls(tones: Path, tmp_path: Path
     assert pilot.exit_code == 0, pilot.output
     again = runner.invoke(app, [*args, "--dry-run", "--sequential"], env={"COLUMNS": "200"})
     assert "sequential calls builtin:random: expected about" in again.output
+
+
+def test_sequential_on_ray_is_refused_in_one_line(tones: Path, tmp_path: Path) -> None:
+    """Ray answers a plan in bulk; a sequential run decides batch by batch (exit 2, no Ray)."""
+    out = tmp_path / "run"
+    args = ["run", str(tones), "--judge", "builtin:random", "--out", str(out), *PLAN]
+    r = runner.invoke(app, [*args, "--sequential", "--engine", "ray"], env={"COLUMNS": "200"})
+    assert r.exit_code == 2, r.output
+    assert "--sequential runs on --engine local only" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert not out.exists()

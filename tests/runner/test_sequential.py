@@ -102,3 +102,15 @@ def test_a_resumed_sequential_run_asks_no_call_twice(tones: Path, tmp_path: Path
     rest = _run(tones, out, ["builtin:random", "builtin:first"], seq=False)
     assert rest.rows > grown.rows and rest.calls_made == _stored_calls(out) - before
     assert not (out / RECORD).exists()
+
+
+def test_the_progress_total_ends_at_what_the_run_asked(tones: Path, tmp_path: Path) -> None:
+    """The bar starts at the full plan (the worst case) and loses every question left
+    unasked, so a run that stopped early ends with its total at the rows it wrote."""
+    seen: list[tuple[int, int]] = []
+    cfg = RunConfig(tones, ["builtin:first"], tmp_path / "run", PLAN, concurrency=16,
+                    sequential=SequentialSpec())  # fmt: skip
+    outcome = asyncio.run(Runner(cfg, lambda p: seen.append((p.done, p.total))).execute())
+    full = max(total for _, total in seen)
+    done, total = seen[-1]
+    assert done == total == outcome.rows < full / 2

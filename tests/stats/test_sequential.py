@@ -90,3 +90,38 @@ def test_a_weak_skill_outside_the_margin_is_not_stopped_as_at_chance() -> None:
     rows = audit_rows(JudgeModel("weak", p=0.7, o=0.7, j=0.7), 189, np.random.default_rng(4))
     r = replay(rows, ORDER)
     assert r.last is not None and r.last.decisions["native"] != "at chance"
+
+
+def test_a_step_near_its_bar_keeps_drawing_while_the_report_would_claim_it() -> None:
+    """ "At chance" and "no" wait while the report's fixed-sample interval over the same items
+    would still claim the effect (the summary of a stopped cell must not contradict the
+    rule): a coin's O at 56 % over tight items is not stopped, at 56 % over loose ones it is."""
+    tight = Bounds(0.40, 0.62, 50, 0.40, 0.62, mean=0.56, se=0.02)  # 99 %: 50.8 %, above ½
+    loose = Bounds(0.40, 0.62, 50, 0.40, 0.62, mean=0.56, se=0.04)
+    j = Bounds(0.4, 0.6, 50, 0.4, 0.6, mean=0.5, se=0.03)
+    assert decisions({"J|pointwise|none": j, "O|pointwise|none": tight}, "none", [])["O"] is None
+    assert decisions({"J|pointwise|none": j, "O|pointwise|none": loose}, "none", [])["O"] == "at"
+    # a cue whose J and gain the report would call above: not "no" yet, however futile
+    cued = Bounds(0.45, 0.62, 80, 0.47, 0.60, mean=0.57, se=0.02)
+    gain = Bounds(-0.05, 0.2, 80, -0.02, 0.14, mean=0.08, se=0.03)
+    b = {"J|pointwise|none": j, "J|pointwise|hard": cued, "cue|hard": gain}
+    assert decisions(b, "none", ["hard"])["cue"] is None
+    b["cue|hard"] = Bounds(-0.05, 0.2, 80, -0.02, 0.14, mean=0.03, se=0.03)
+    assert decisions(b, "none", ["hard"])["cue"] == "no"
+
+
+def test_j_stays_asked_while_the_components_are_read() -> None:
+    """A judge settled usable before its P and O are: the pattern reads J beside them and the
+    dependence step after them needs all three on the same items, so J's cell stays open
+    (closed at the minimum sample, P and O had no units for the dependence step)."""
+    from paraudit.stats.sequential_rule import look
+
+    def b(lo: float, hi: float) -> Bounds:
+        return Bounds(lo, hi, 40, lo, hi, mean=(lo + hi) / 2, se=0.05)
+
+    cells = [("J", "pointwise", "none"), ("P", "pointwise", "none"), ("O", "pointwise", "none")]
+    bounds = {"J|pointwise|none": b(0.6, 0.75), "P|pointwise|none": b(0.45, 0.8),
+              "O|pointwise|none": b(0.45, 0.8)}  # fmt: skip
+    lk = look(bounds, "none", cells, 40, set(cells))
+    assert lk.decisions["native"] == "usable" and lk.decisions["P"] is None
+    assert lk.open_cells == set(cells)

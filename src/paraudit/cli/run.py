@@ -88,13 +88,16 @@ def execute(cfg: RunConfig) -> RunOutcome:
     ) as bar:
         task = bar.add_task("", total=None)
 
+        # A sequential run's total is the full plan until its cells close: say it is the most.
+        most = "at most (shrinks as steps settle) · " if cfg.sequential else ""
+
         def update(p: RunProgress) -> None:
             bar.update(
                 task,
                 completed=p.done,
                 total=p.total,
                 description=p.note
-                or f"unparsed {p.unparsed} · refused {p.refused} · errors {p.errors}",
+                or f"{most}unparsed {p.unparsed} · refused {p.refused} · errors {p.errors}",
             )
 
         runner = Runner(cfg, update)
@@ -382,6 +385,14 @@ def run(
     )
     if prompts not in PRESETS:
         raise fail(f"unknown --prompts {prompts!r} (choose from {', '.join(PRESETS)})", 2)
+    if sequential and engine == "ray":
+        # The Ray engine answers a plan in bulk on its workers; a sequential run decides after
+        # each batch what to ask next, so under Ray every call would be made on this machine.
+        raise fail(
+            "--sequential runs on --engine local only: it decides after each batch of 10 "
+            "items what to ask next, and the Ray engine answers a whole plan in bulk",
+            2,
+        )
     if "misleading" in plan.cues:
         from paraudit.cli.run_checks import misleading_problem
 

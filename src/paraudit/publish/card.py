@@ -225,6 +225,9 @@ def card_markdown(card: dict[str, Any]) -> str:
         lines.append("")
         lines.append(v["headline"])
         lines.append("")
+        _, said, sequential = v.get("text", "").partition("Sequential run: ")
+        if said:  # a sequential run: how many items each step used (stats/sequential_record)
+            lines.append(f"- sequential: {sequential}")
         for name in ("native", "recoverable", "cue"):
             step = v[name]
             ev = "; ".join(

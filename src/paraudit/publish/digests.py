@@ -18,6 +18,7 @@ from pathlib import Path
 from paraudit.errors import ParauditError
 from paraudit.runfolder.names import CALLS, RESULTS, RUN_JSON
 from paraudit.runfolder.spec import dataset_fingerprint, read_run_json
+from paraudit.stats.sequential_record import RECORD as SEQUENTIAL
 
 RUN_FILES = (RUN_JSON, RESULTS)
 DATASET_FILES = ("dataset.json", "items.jsonl")
@@ -100,6 +101,8 @@ def run_dataset_path(run: Path, given: Path | None) -> Path:
 def subjects(run: Path, dataset: Path) -> dict[str, str]:
     """'run/NAME' and 'dataset/NAME' → sha256, in a stable order."""
     out = {f"run/{name}": sha256_file(run / name) for name in RUN_FILES}
+    if (run / SEQUENTIAL).is_file():  # the verdicts' sequential sentence is read from it
+        out[f"run/{SEQUENTIAL}"] = sha256_file(run / SEQUENTIAL)
     for name in DATASET_FILES:
         out[f"dataset/{name}"] = sha256_file(dataset / name)
     audio = dataset / "audio"

@@ -8,6 +8,7 @@ from pathlib import Path
 from paraudit.errors import ParauditError
 from paraudit.runfolder.names import RESULTS
 from paraudit.stats.rowgroups import RowGroups, read_groups
+from paraudit.stats.sequential_record import annotate as annotate_sequential
 from paraudit.stats.summary import summarize_groups
 from paraudit.stats.summary_model import Summary
 
@@ -38,4 +39,7 @@ def run_summary(
         # No `runs`: a card's summary is one run's figures as cards have always held them,
         # without the report's comparisons of judge pairs (joined clips, scaffold).
     )
+    # A sequential run's verdicts say it stopped early, as the report's do (its record is one
+    # of the card's subjects, publish/digests.py).
+    annotate_sequential(raw, [run])
     return Summary.of(raw)

@@ -163,18 +163,34 @@ class Monitor:
 async def ask_sequentially(
     ds: Dataset, plan: PlanSpec, asker: Asker, monitor: Monitor
 ) -> AsyncIterator[tuple[Instance, ResultRow]]:
-    """(instance, row) for the questions a sequential run asks, batch by batch."""
+    """(instance, row) for the questions a sequential run asks, batch by batch.
+
+    The progress total starts at the full plan (the worst case) and drops by every question
+    a closed cell or the early stop leaves unasked, so the bar ends full either way."""
     items = asked_items(ds, plan, asking=True)
-    for batch in batches(items, monitor.spec.batch):
+    parts = list(batches(items, monitor.spec.batch))
+    for k, batch in enumerate(parts):
         part = replace(ds, items=tuple(batch))
-        wanted = [i for i in iter_instances(part, plan, asking=True) if monitor.wants(i)]
+        planned = list(iter_instances(part, plan, asking=True))
+        wanted = [i for i in planned if monitor.wants(i)]
+        _unplan(asker, len(planned) - len(wanted))
         got: list[ResultRow] = []
         async for inst, row in asker.rows(wanted):
             got.append(row)
             yield inst, row
         monitor.add(batch, got)
         if monitor.finished():
+            rest = replace(ds, items=tuple(i for b in parts[k + 1 :] for i in b))
+            _unplan(asker, sum(1 for _ in iter_instances(rest, plan, asking=True)))
             return
+
+
+def _unplan(asker: Asker, n: int) -> None:
+    """Take `n` questions the run will not ask off the progress total."""
+    if n:
+        asker.progress.total = max(asker.progress.total - n, asker.progress.done)
+        if asker.on_progress:
+            asker.on_progress(asker.progress)
 
 
 def planned_items(ds: Dataset, plan: PlanSpec) -> dict[str, int]:

@@ -19,7 +19,9 @@ when its sequence can no longer cross the bar that separates its outcomes:
 
 Which steps are *read* follows the diagnosis' order (`_walk`): once native is reliable nothing
 after it decides the diagnosis; a usable judge's components are read, and where P and O both
-work their dependence test (a permutation test with no sequential form here) is asked in full;
+work their dependence test, in its sequential form (stats/sequential_dependence.py: each state
+group's excess over independence, yes once some group's is surely ≥ 5 points of the units,
+no once every group's is surely below MARGIN);
 a judge at chance reads recoverability, then the cue, then each behaviour, then the components.
 A cell (probe × protocol × cue) keeps drawing questions while a step that may still be read
 and is not settled reads it; a cell no step reads is asked on MIN_ITEMS items (its figures are
@@ -42,6 +44,7 @@ import numpy as np
 
 from paraudit.stats.behaviour import audio_and_pairs, j_t_agreement
 from paraudit.stats.confseq import RunningBounds, betting_cs, signed_cs
+from paraudit.stats.sequential_dependence import PREFIX, block_scores, item_units
 from paraudit.stats.units import Row, answered, first_picks
 
 ALPHA = 0.01
@@ -129,6 +132,7 @@ def item_scores(rows: Iterable[Row], cue: str, order: Sequence[str]) -> ItemScor
     out.scores["audio"] = _mean(flips)
     if t_rows:
         out.scores["jt"] = _mean(j_t_agreement(t_rows, j_native))
+    out.scores.update(block_scores(item_units(rows, cue), order))
     _difference(out, "order", "order|ab", "order|ba")
     _difference(out, "gap", f"J|pairwise|{cue}", f"J|pointwise|{cue}")
     for key in list(out.scores):
@@ -143,15 +147,40 @@ def _difference(out: ItemScores, name: str, a: str, b: str) -> None:
     out.scores[name] = {i: sa[i] - sb[i] for i in sa if i in sb}
 
 
+Z99 = 2.576
+Z95 = 1.960
+
+
 @dataclass(frozen=True)
 class Bounds:
-    """A statistic's confidence sequences now: the 99 % and the 95 % bounds, items seen."""
+    """A statistic's confidence sequences now: the 99 % and the 95 % bounds, items seen; and
+    the item mean with its standard error, from which the report's fixed-sample intervals
+    over the same items are read (`claims`)."""
 
     low: float
     high: float
     items: int
     low95: float = 0.0
     high95: float = 1.0
+    mean: float | None = None
+    se: float = 0.0
+
+    def claims(self, side: str, x: float, z: float = Z99) -> bool:
+        """Whether the report reading these items now would claim the statistic is above
+        (`side` 'above') or below `x`: its fixed-sample interval (normal, over items, as the
+        item bootstrap's) lies on that side.
+
+        Why the rule asks: a step settled as "at chance" or "no" stops its cells, and the
+        report then reads those cells' items with its own fixed-sample intervals. Stopped on a
+        sample where that interval happens to clear the bar, the report would claim what the
+        rule ruled out (a coin's O "above chance", a cue that "works"), which a full plan,
+        reading more items, would mostly not. So a negative decision waits while the report
+        would still claim the opposite: a step near its bar keeps drawing."""
+        if self.mean is None or self.items < 2:
+            return False
+        if side == "above":
+            return self.mean - z * self.se > x
+        return self.mean + z * self.se < x
 
 
 def bounds(scores: ItemScores) -> dict[str, Bounds]:
@@ -161,33 +190,55 @@ def bounds(scores: ItemScores) -> dict[str, Bounds]:
 
 def _signed(name: str) -> bool:
     """A difference of two item means, in [-1, 1]."""
-    return name in ("order", "gap") or name.startswith("cue|")
+    return name in ("order", "gap") or name.startswith(("cue|", PREFIX))
 
 
-def full_bounds(scores: ItemScores) -> dict[str, tuple[RunningBounds, RunningBounds, list[int]]]:
+@dataclass(frozen=True)
+class Running:
+    """One statistic over the whole asking order: its 99 % and 95 % sequences, the items seen
+    by each position of the order, and the running item mean and standard error."""
+
+    cs99: RunningBounds
+    cs95: RunningBounds
+    seen: list[int]
+    mean: np.ndarray
+    se: np.ndarray
+
+
+def _running_mean_se(x: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    xs = np.asarray(x, dtype=float)
+    if len(xs) == 0:
+        return np.zeros(0), np.zeros(0)
+    t = np.arange(1, len(xs) + 1, dtype=float)
+    mean = np.cumsum(xs) / t
+    sq = np.cumsum(xs * xs) / t
+    var = np.maximum(sq - mean * mean, 0.0) * t / np.maximum(t - 1, 1)
+    return mean, np.sqrt(var / t)
+
+
+def full_bounds(scores: ItemScores) -> dict[str, Running]:
     """Each statistic's sequences over the whole asking order, computed once (the benchmark
-    replays the looks from them): (99 %, 95 %, items seen by each position in the order)."""
+    replays the looks from them)."""
     out = {}
     for name, s in scores.scores.items():
         x = [s[i] for i in scores.order if i in s]
-        seen = list(np.cumsum([i in s for i in scores.order]))
+        seen = [int(n) for n in np.cumsum([i in s for i in scores.order])]
         make = signed_cs if _signed(name) else betting_cs
-        out[name] = (make(x, ALPHA), make(x, ALPHA_RELIABLE), seen)
+        mean, se = _running_mean_se(x)
+        out[name] = Running(make(x, ALPHA), make(x, ALPHA_RELIABLE), seen, mean, se)
     return out
 
 
-def bounds_at(
-    full: dict[str, tuple[RunningBounds, RunningBounds, list[int]]], t_items: int
-) -> dict[str, Bounds]:
+def bounds_at(full: dict[str, Running], t_items: int) -> dict[str, Bounds]:
     """`bounds` after the first `t_items` items, from `full_bounds`."""
     out = {}
-    for name, (cs99, cs95, seen) in full.items():
-        n = int(seen[t_items - 1]) if t_items else 0
+    for name, r in full.items():
+        n = r.seen[t_items - 1] if t_items else 0
         if n == 0:
             empty = -1.0 if _signed(name) else 0.0
             out[name] = Bounds(empty, 1.0, 0, empty, 1.0)
             continue
-        lo, hi = cs99.at(n)
-        lo95, hi95 = cs95.at(n)
-        out[name] = Bounds(lo, hi, n, lo95, hi95)
+        lo, hi = r.cs99.at(n)
+        lo95, hi95 = r.cs95.at(n)
+        out[name] = Bounds(lo, hi, n, lo95, hi95, float(r.mean[n - 1]), float(r.se[n - 1]))
     return out

@@ -19,6 +19,7 @@ STEP_WORDS = (
     ("cue", "cue"),
     ("P", "P"),
     ("O", "O"),
+    ("dependence", "dependence"),
 )
 
 

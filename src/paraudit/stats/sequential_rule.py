@@ -12,6 +12,7 @@ from paraudit.stats.sequential import (
     MARGIN,
     MIN_ITEMS,
     RELIABLE_LOW,
+    Z95,
     Bounds,
     Cell,
     bounds_at,
@@ -19,6 +20,7 @@ from paraudit.stats.sequential import (
     item_scores,
     native_cue,
 )
+from paraudit.stats.sequential_dependence import PREFIX, decide
 from paraudit.stats.units import Row
 
 CHANCE_PATH = ("recoverable", "cue", "position", "order", "audio", "jt", "turns")
@@ -37,7 +39,8 @@ def level(b: Bounds | None, margin: float = MARGIN) -> str | None:
     if b.high < CHANCE:
         return "below"
     if b.low95 > CHANCE - margin and b.high95 < CHANCE + margin:
-        return "at"
+        # Not while the report, reading these items, would call it above or below chance.
+        return None if b.claims("above", CHANCE) or b.claims("below", CHANCE) else "at"
     return None
 
 
@@ -47,15 +50,30 @@ def _above_or_futile(a: Bounds | None, gain: Bounds | None) -> str | None:
         return "no" if a is None or gain is None else None
     if a.low > CHANCE and gain.low > 0:
         return "yes"
+    if a.claims("above", CHANCE) and gain.claims("above", 0.0, Z95):
+        return None  # the report would still say yes on these items: keep drawing
     if a.high95 < CHANCE + MARGIN or gain.high95 < MARGIN:
         return "no"
     return None
 
 
-def _band(b: Bounds | None, yes: bool, no: bool) -> str | None:
+def _band(b: Bounds | None, yes: bool, no: bool, claimed: bool = False) -> str | None:
+    """yes / no by the sequences; never "no" while the report would claim it (`claimed`)."""
     if b is None or b.items == 0:
         return "no" if b is None else None
-    return "yes" if yes else "no" if no else None
+    return "yes" if yes else "no" if no and not claimed else None
+
+
+def _claimed_far(b: Bounds | None, centre: float, distance: float) -> bool:
+    """The report's reading of a behaviour: the estimate `distance` or more from `centre`
+    and its fixed-sample 95 % interval excluding `centre` (verdicts.position_direction, the
+    order gap)."""
+    return bool(
+        b is not None
+        and b.mean is not None
+        and abs(b.mean - centre) >= distance
+        and (b.claims("above", centre, Z95) or b.claims("below", centre, Z95))
+    )
 
 
 def decisions(b: dict[str, Bounds], cue: str, cued: Sequence[str]) -> dict[str, str | None]:
@@ -79,18 +97,27 @@ def decisions(b: dict[str, Bounds], cue: str, cued: Sequence[str]) -> dict[str, 
     # A behaviour is claimed and ruled out at 95 %, as the cascade's behaviours are decided
     # (verdicts.position_direction and the others read the 95 % intervals).
     d["position"] = _band(f, bool(f and (f.low95 >= 0.9 or f.high95 <= 0.1)),
-                          bool(f and 0.1 < f.low95 and f.high95 < 0.9))  # fmt: skip
+                          bool(f and 0.1 < f.low95 and f.high95 < 0.9),
+                          _claimed_far(f, CHANCE, 0.4))  # fmt: skip
     o = b.get("order")
     d["order"] = _band(o, bool(o and (o.low95 >= 0.3 or o.high95 <= -0.3)),
-                       bool(o and -0.3 < o.low95 and o.high95 < 0.3))  # fmt: skip
+                       bool(o and -0.3 < o.low95 and o.high95 < 0.3),
+                       _claimed_far(o, 0.0, 0.3))  # fmt: skip
     a = b.get("audio")
-    d["audio"] = _band(a, bool(a and a.high95 < 0.1), bool(a and a.low95 >= 0.1))
+    d["audio"] = _band(a, bool(a and a.high95 < 0.1), bool(a and a.low95 >= 0.1),
+                       bool(a and a.claims("below", 0.1, Z95)))  # fmt: skip
     jt = b.get("jt")
-    d["jt"] = _band(jt, bool(jt and jt.low95 >= 0.75), bool(jt and jt.high95 < 0.75))
+    d["jt"] = _band(jt, bool(jt and jt.low95 >= 0.75), bool(jt and jt.high95 < 0.75),
+                    bool(jt and jt.mean is not None and jt.mean >= 0.75
+                         and jt.claims("above", CHANCE, Z95)))  # fmt: skip
     d["turns"] = _turns([b[k] for k in b if k.startswith("turn|")])
     for probe in "PO":
         p = b.get(f"{probe}|pointwise|{cue}")
         d[probe] = "not run" if p is None else level(p)
+    # Each group's sequence at 99 %: the union over the five groups keeps 95 %.
+    dep = [b[k] for k in b if k.startswith(PREFIX) and b[k].items]
+    d["dependence"] = decide([x.low for x in dep], [x.high for x in dep],
+                             [x.mean for x in dep], MARGIN) if dep else None  # fmt: skip
     return d
 
 
@@ -98,7 +125,7 @@ def _turns(turns: list[Bounds]) -> str | None:
     if not turns:
         return "no"
     heard = [t.low > CHANCE for t in turns]
-    unheard = [t.high95 < CHANCE + MARGIN for t in turns]
+    unheard = [t.high95 < CHANCE + MARGIN and not t.claims("above", CHANCE) for t in turns]
     if any(heard) and any(unheard):
         return "yes"
     if all(h or u for h, u in zip(heard, unheard, strict=True)):
@@ -125,7 +152,7 @@ def _usable(d: dict[str, str | None]) -> set[str]:
     if any(v is not None and v != "above" for v in (p, o)):
         return set()  # a component does not work: no dependence test, nothing more to read
     if p == "above" and o == "above":
-        return {"dependence"}  # a permutation test with no sequential form: asked in full
+        return set() if d.get("dependence") else {"dependence"}
     return {"components"}
 
 
@@ -155,7 +182,9 @@ def step_cells(step: str, cue: str, cells: Iterable[Cell]) -> set[Cell]:
         "audio": {jn},
         "jt": {jn} | {c for c in cells if c[0] == "T"},
         "turns": {("P", "pointwise", cue)},
-        "components": {("P", "pointwise", cue), ("O", "pointwise", cue)},
+        # The pattern reads J beside P and O, and the dependence step that may follow needs
+        # all three on the same items: J closing first left P and O without units.
+        "components": {jn, ("P", "pointwise", cue), ("O", "pointwise", cue)},
         "dependence": {jn, ("P", "pointwise", cue), ("O", "pointwise", cue)},
     }[step]
     return want & cells
@@ -217,9 +246,8 @@ def _why(
         return "no modelled cell is open"
     if not readers:
         return "no step of the diagnosis reads it (asked on the minimum sample)"
-    shown = [
-        p for s in readers for p in (("P", "O") if s in ("components", "dependence") else (s,))
-    ]
+    parts = {"components": ("P", "O"), "dependence": ("P", "O", "dependence")}
+    shown = [p for s in readers for p in parts.get(s, (s,))]
     settled = ", ".join(f"{s}: {d.get(s) or 'not read'}" for s in dict.fromkeys(shown))
     return f"the steps that read it are settled or no longer read ({settled})"
 
