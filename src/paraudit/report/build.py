@@ -10,7 +10,6 @@ from paraudit.report import html
 from paraudit.report import tables as T
 from paraudit.report.context import ReportContext, render_part
 from paraudit.report.delivery import delivery_lines
-from paraudit.report.overview import attention
 from paraudit.report.pressure import pressure_lines
 from paraudit.report.served import served_lines
 from paraudit.runfolder.labels import run_labels
@@ -22,6 +21,7 @@ from paraudit.stats.statrow import StatRow
 from paraudit.stats.strata import read_attributes
 from paraudit.stats.summary import SECTIONS, summarize_groups
 from paraudit.stats.summary_model import Summary
+from paraudit.stats.verdict_order import by_attention
 
 WHOLE = frozenset(a.name for a in ANALYSES if a.across)
 """Sections without a full_*.csv table: a comparison of groups or runs is nested, and its part
@@ -75,9 +75,7 @@ def write_report(
         "## Verdicts\n",
     ]
     # Most pressing first, the controls last, as on the page (report/overview.py).
-    md += [
-        f"- **{v.judge}** · {v.task}: {v.headline}" for v in sorted(summary.verdicts, key=attention)
-    ]
+    md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in by_attention(summary.verdicts)]
     md += ["\n## Audio delivery\n", *delivery_lines(summary)]
     md += ["\n## Which model answered\n", *served_lines(summary)]
     md += pressure_lines(summary)  # the misleading cue, ties, conflict items: when they ran
