@@ -84,6 +84,20 @@ def print_verdicts(report_dir: Path) -> None:
             console.print(escape(part), highlight=False, soft_wrap=True)
 
 
+def print_first_verdicts(summary: Summary, others: int) -> None:
+    """The first judge's verdicts, before the other judges are asked (the demo): the same
+    lines the closing block prints for it, computed the same way (report.build.summary_of)."""
+    lines = verdict_headlines(summary)
+    console.print(
+        f"[bold]first verdicts[/] ({len(lines)}; all verdicts and the report once the "
+        f"{others} other judges are asked):",
+        highlight=False,
+    )
+    for line in lines:
+        for part in wrap(line, console.width):
+            console.print(escape(part), highlight=False, soft_wrap=True)
+
+
 def print_null_audio(report_dir: Path) -> None:
     """Probe N's one line (report/null_audio.py), when the report's runs asked it."""
     line = null_audio_line(Summary.read(report_dir / "summary.json"))

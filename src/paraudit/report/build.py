@@ -41,15 +41,18 @@ def load_runs(run_dirs: list[Path], labels: list[str] | None = None) -> list[Sta
     return list(load_groups(run_dirs, labels).rows())
 
 
-def write_report(
+def summary_of(
     run_dirs: list[Path],
-    out: Path,
     *,
     replicates: int = 10_000,
     seed: int = 0,
     labels: list[str] | None = None,
-) -> Path:
-    groups = load_groups(run_dirs, labels)
+    groups: RowGroups | None = None,
+) -> Summary:
+    """The report's summary of the runs, written nowhere: write_report writes this one, and
+    the demo prints its first judge's verdicts from it before the other judges are asked.
+    `groups`: the runs' rows when the caller has loaded them (load_groups) already."""
+    groups = groups if groups is not None else load_groups(run_dirs, labels)
     if not groups.groups:
         raise ParauditError("the runs hold no results")
     raw = summarize_groups(
@@ -62,7 +65,19 @@ def write_report(
         runs=Runs(tuple(groups.judges), groups.rows, tuple(run_dirs)),
     )
     annotate_sequential(raw, run_dirs)  # a sequential run's verdicts say it stopped early
-    summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
+    return Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
+
+
+def write_report(
+    run_dirs: list[Path],
+    out: Path,
+    *,
+    replicates: int = 10_000,
+    seed: int = 0,
+    labels: list[str] | None = None,
+) -> Path:
+    groups = load_groups(run_dirs, labels)
+    summary = summary_of(run_dirs, replicates=replicates, seed=seed, groups=groups)
     earlier = _owned_files(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(summary.to_json(), encoding="utf-8")
