@@ -99,6 +99,17 @@ def test_demo_meets_its_done_criteria(tmp_path: Path, render_cache: Path) -> Non
     code, out = _run("demo", "--out", str(tmp_path / "demo"), "--cache", str(render_cache))
     assert code == 0, out
     assert "diagnostic report" in out and (tmp_path / "demo" / "report" / "report.html").is_file()
+    # The first verdict comes before the controls are asked: the judge under audit's, the same
+    # entries the closing block lists first (it lists what needs attention first).
+    early = out.index("first verdicts (2;")
+    assert early < out.index("judge calls made", early) < out.index("verdicts (10,")
+    block = out[out.index("verdicts (10,") :].splitlines()[1:]
+    entries = [line for line in block if line.startswith("builtin:")]
+    section = out[early : out.index("judge calls made", early)].splitlines()[1:]
+    firsts = [line for line in section if line.startswith("builtin:")]
+    assert firsts == entries[:2] and all(e.startswith("builtin:prosody · ") for e in firsts)
+    assert all(e.startswith(("builtin:first", "builtin:random", "builtin:transcript"))
+               for e in entries[4:])  # fmt: skip
     rows = read_results(tmp_path / "demo" / "run")
     table = summary_table(read_rows(tmp_path / "demo" / "run"))
     assert all(c["unparsed_rate"] == 0 and c["errors"] == 0 for c in table)

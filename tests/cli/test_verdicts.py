@@ -100,6 +100,23 @@ def test_demo_ends_with_one_verdict_per_judge_and_task(tiny_dataset: Path, tmp_p
     joined = next(n for n, line in enumerate(lines) if line.startswith("clips separate → joined"))
     assert null < joined < end and "no change in J" in lines[end - 1], lines[joined:end]
     assert entries == [h[: len(e)] for h, e in zip(headlines, entries, strict=True)]
+    # The report's order, not the summary's: the judges under audit first, the controls last,
+    # entry for entry as in summary.md (it once listed the at-chance controls first).
+    judges = [e.split(" · ", 1)[0] for e in entries]
+    assert set(judges[:4]) == {"builtin:prosody", "builtin:prosody?clips=joined"}, judges
+    assert set(judges[4:]) == {"builtin:first", "builtin:random", "builtin:transcript"}, judges
+    assert [v["judge"] for v in summary["verdicts"]][:2] == ["builtin:first"] * 2  # stored order
+    # The judge under audit was asked first and its verdicts printed before the controls were
+    # asked: the same entries as in the closing block, computed from its rows alone.
+    early = next(n for n, line in enumerate(lines) if line.startswith("first verdicts (2;"))
+    assert early < start and text.count("judge calls made") == 2
+    firsts = [line for line in lines[early + 1 : early + 30] if line.startswith("builtin:")]
+    assert firsts[:2] == [e for e in entries if e.startswith("builtin:prosody · ")]
+    history = json.loads((out / "run" / "run.json").read_text())["history"]
+    assert [h["event"] for h in history] == ["created", "extended"]
+    md = (out / "report" / "summary.md").read_text(encoding="utf-8").splitlines()
+    listed = [m.removeprefix("- **").replace("** · ", " · ") for m in md if m.startswith("- **")]
+    assert [e.split(":", 2)[:2] for e in entries] == [x.split(":", 2)[:2] for x in listed[:10]]
     assert str(out / "report" / "report.html") in "".join(lines[end:])  # the last thing said
     assert all(len(line) <= 80 for line in lines[start:end])
     # Nothing cut mid-word: every word of every headline is printed whole.

@@ -151,3 +151,29 @@ def test_prosody_judge_cuts_what_the_joined_clip_holds(
     monkeypatch.setattr(prosody, "join_prompt", lambda p, f=None: (real_join(p, f)[0], shifted))
     moved, _ = judge._unjoin(insts[0].prompt)  # type: ignore[attr-defined]
     assert [p.sha256 for p in moved] != [p.sha256 for p in parts]
+
+
+def test_prosody_judges_measure_each_clip_once_per_process(
+    tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo audits builtin:prosody twice (clips separate and joined): the second judge's
+    calibration reuses the first one's Praat features (content-addressed) instead of tracking
+    every clip's pitch again, and answers the same."""
+    from paraudit.judges.builtin import prosody
+
+    monkeypatch.setattr(prosody, "_MEASURED", {})
+    measured: list[str] = []
+    real = prosody.ProsodyJudge._measure
+
+    def counting(self: Any, x: np.ndarray, rate: int, sha: str) -> np.ndarray:
+        measured.append(sha)
+        return real(self, x, rate, sha)
+
+    monkeypatch.setattr(prosody.ProsodyJudge, "_measure", counting)
+    first, second = load_judge("builtin:prosody"), load_judge("builtin:prosody?clips=joined")
+    first.calibrate(load_dataset(tiny_dataset))
+    once = len(measured)
+    assert once > 0 and len(set(measured)) == once
+    second.calibrate(load_dataset(tiny_dataset))
+    assert len(measured) == once  # nothing measured again
+    assert np.array_equal(first.mean, second.mean)  # type: ignore[attr-defined]

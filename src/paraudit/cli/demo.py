@@ -16,7 +16,12 @@ from paraudit.cli.common import check_folder, console, err_console, stoppable, u
 from paraudit.cli.joined import print_joined
 from paraudit.cli.outputs import refuse_inside_dataset, refuse_inside_run
 from paraudit.cli.run import execute, print_summary
-from paraudit.cli.verdicts import print_null_audio, print_report_path, print_verdicts
+from paraudit.cli.verdicts import (
+    print_first_verdicts,
+    print_null_audio,
+    print_report_path,
+    print_verdicts,
+)
 from paraudit.compose.starter import quick_ids
 from paraudit.dimensions.registry import DimensionError
 from paraudit.errors import ParauditError
@@ -24,11 +29,15 @@ from paraudit.items.dataset import MANIFEST, foreign_entries, refuse_foreign
 from paraudit.items.guard import OutputLock, guard_output, is_dataset, is_run
 from paraudit.items.validate import dataset_errors
 from paraudit.protocols.instances import CUES, PROBES, PROTOCOLS
-from paraudit.report.build import write_report
+from paraudit.report.build import summary_of, write_report
+from paraudit.runfolder.names import RUN_JSON
 from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig
 
 DEMO_JUDGES = ["builtin:random", "builtin:first", "builtin:transcript", "builtin:prosody"]
+FIRST_JUDGE = "builtin:prosody"
+"""Asked first in a fresh demo, its verdicts printed before the others are asked: the judge
+under audit (the others are controls), the first line of the verdicts in attention order."""
 JOINED_JUDGE = "builtin:prosody?clips=joined"
 """builtin:prosody audited again with its clips joined into one (README "Real judges")."""
 QUICK = ("starter", "run", "report")
@@ -141,8 +150,15 @@ def demo(
             run_build(dataset, None, None, cache, None if full else quick_ids())
     plan = PlanSpec(probes=PROBES, protocols=PROTOCOLS, cues=CUES)
     judges = [*DEMO_JUDGES, JOINED_JUDGE]
-    stage(f"auditing {len(judges)} built-in judges on every probe, protocol and cue")
-    outcome = execute(RunConfig(dataset, judges, run_dir, plan, concurrency=16))
+    if not (run_dir / RUN_JSON).exists():
+        # A fresh run: the judge under audit alone first and its verdicts at once, then the
+        # controls added to the same run (--extend asks only their calls). The first verdict
+        # comes about a minute earlier than after all five judges and the report.
+        stage(f"auditing {FIRST_JUDGE} on every probe, protocol and cue")
+        execute(RunConfig(dataset, [FIRST_JUDGE], run_dir, plan, concurrency=16))
+        print_first_verdicts(summary_of([run_dir]), len(judges) - 1)
+    stage(f"auditing the other built-in judges ({len(judges)} in all) in the same run")
+    outcome = execute(RunConfig(dataset, judges, run_dir, plan, concurrency=16, extend=True))
     if table:
         print_summary(outcome.table)
     runs = [run_dir]

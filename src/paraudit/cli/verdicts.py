@@ -18,24 +18,28 @@ from paraudit.report.invariance import invariance_line
 from paraudit.report.null_audio import null_audio_line
 from paraudit.stats.delivery import DeliveryCell, delivery_note
 from paraudit.stats.summary_model import SCHEMA, Summary
+from paraudit.stats.verdict_order import by_attention
 
 _ITEMS = re.compile(r"^\[\d+ items\]\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 def verdict_headlines(summary: Summary) -> list[str]:
-    """One line per judge × task: "judge · task: headline", in the summary's order.
+    """One line per judge × task: "judge · task: headline", what needs attention first (judges
+    under audit before the controls), in the order of the report and summary.md
+    (`stats.verdict_order.by_attention`, shared with them).
 
     The one place that reads a verdict for the terminal: the typed verdict's own headline
     (`stats.model.Verdict.headline`, made in `stats/verdict_text.py`).
     """
-    return [f"{v.judge} · {v.task}: {v.headline}" for v in summary.verdicts]
+    return [f"{v.judge} · {v.task}: {v.headline}" for v in by_attention(summary.verdicts)]
 
 
 def stored_headlines(raw: dict[str, Any]) -> list[str]:
     """verdict_headlines of a summary.json's contents. A summary of an older schema
-    (paraudit.summary/2, before verdicts had a headline) gives each text's first sentence:
-    reports written then are still read, not rejected."""
+    (paraudit.summary/2, before verdicts had a headline) gives each text's first sentence, in
+    its stored order (its verdicts lack the fields the order reads): reports written then are
+    still read, not rejected."""
     if raw.get("schema") == SCHEMA:
         return verdict_headlines(Summary.of(raw))
     out = []
@@ -73,6 +77,20 @@ def print_verdicts(report_dir: Path) -> None:
         console.print(escape(part), highlight=False, soft_wrap=True)
     console.print(
         f"[bold]verdicts[/] ({len(lines)}, one per judge × task; the report explains each):",
+        highlight=False,
+    )
+    for line in lines:
+        for part in wrap(line, console.width):
+            console.print(escape(part), highlight=False, soft_wrap=True)
+
+
+def print_first_verdicts(summary: Summary, others: int) -> None:
+    """The first judge's verdicts, before the other judges are asked (the demo): the same
+    lines the closing block prints for it, computed the same way (report.build.summary_of)."""
+    lines = verdict_headlines(summary)
+    console.print(
+        f"[bold]first verdicts[/] ({len(lines)}; all verdicts and the report once the "
+        f"{others} other judges are asked):",
         highlight=False,
     )
     for line in lines:

@@ -10,7 +10,6 @@ from paraudit.report import html
 from paraudit.report import tables as T
 from paraudit.report.context import ReportContext, render_part
 from paraudit.report.delivery import delivery_lines
-from paraudit.report.overview import attention
 from paraudit.report.pressure import pressure_lines
 from paraudit.report.served import served_lines
 from paraudit.runfolder.labels import run_labels
@@ -22,6 +21,7 @@ from paraudit.stats.statrow import StatRow
 from paraudit.stats.strata import read_attributes
 from paraudit.stats.summary import SECTIONS, summarize_groups
 from paraudit.stats.summary_model import Summary
+from paraudit.stats.verdict_order import by_attention
 
 WHOLE = frozenset(a.name for a in ANALYSES if a.across)
 """Sections without a full_*.csv table: a comparison of groups or runs is nested, and its part
@@ -41,15 +41,18 @@ def load_runs(run_dirs: list[Path], labels: list[str] | None = None) -> list[Sta
     return list(load_groups(run_dirs, labels).rows())
 
 
-def write_report(
+def summary_of(
     run_dirs: list[Path],
-    out: Path,
     *,
     replicates: int = 10_000,
     seed: int = 0,
     labels: list[str] | None = None,
-) -> Path:
-    groups = load_groups(run_dirs, labels)
+    groups: RowGroups | None = None,
+) -> Summary:
+    """The report's summary of the runs, written nowhere: write_report writes this one, and
+    the demo prints its first judge's verdicts from it before the other judges are asked.
+    `groups`: the runs' rows when the caller has loaded them (load_groups) already."""
+    groups = groups if groups is not None else load_groups(run_dirs, labels)
     if not groups.groups:
         raise ParauditError("the runs hold no results")
     raw = summarize_groups(
@@ -62,7 +65,19 @@ def write_report(
         runs=Runs(tuple(groups.judges), groups.rows, tuple(run_dirs)),
     )
     annotate_sequential(raw, run_dirs)  # a sequential run's verdicts say it stopped early
-    summary = Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
+    return Summary.of({**raw, "runs": [str(d) for d in run_dirs]})
+
+
+def write_report(
+    run_dirs: list[Path],
+    out: Path,
+    *,
+    replicates: int = 10_000,
+    seed: int = 0,
+    labels: list[str] | None = None,
+) -> Path:
+    groups = load_groups(run_dirs, labels)
+    summary = summary_of(run_dirs, replicates=replicates, seed=seed, groups=groups)
     earlier = _owned_files(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(summary.to_json(), encoding="utf-8")
@@ -75,9 +90,7 @@ def write_report(
         "## Verdicts\n",
     ]
     # Most pressing first, the controls last, as on the page (report/overview.py).
-    md += [
-        f"- **{v.judge}** · {v.task}: {v.headline}" for v in sorted(summary.verdicts, key=attention)
-    ]
+    md += [f"- **{v.judge}** · {v.task}: {v.headline}" for v in by_attention(summary.verdicts)]
     md += ["\n## Audio delivery\n", *delivery_lines(summary)]
     md += ["\n## Which model answered\n", *served_lines(summary)]
     md += pressure_lines(summary)  # the misleading cue, ties, conflict items: when they ran

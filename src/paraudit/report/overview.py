@@ -14,6 +14,7 @@ from paraudit.dimensions.emotion import EMOTION
 from paraudit.report.glossary import Glossary
 from paraudit.report.labels import label_html, legend_html, short_labels
 from paraudit.stats.model import Verdict
+from paraudit.stats.verdict_order import by_attention, is_control
 from paraudit.stats.verdict_text import dimension_for
 
 NATIVE_BADGE = {
@@ -24,26 +25,6 @@ NATIVE_BADGE = {
     "below chance": ("native: below chance", "#c62828"),
     "not run": ("native: not run", "#757575"),
 }
-
-CONTROLS = ("builtin:random", "builtin:first", "builtin:transcript", "builtin:abstain")
-"""Judges whose verdict is known before the run (a guess, a position habit, the words only,
-always abstaining): checks of the audit itself, listed after the judges under audit."""
-
-_RANK = {"below chance": 1, "at chance": 2, "usable": 3, "reliable": 4, "not run": 5}
-_UNANSWERED = ("answers not given", "no answers")
-
-
-def is_control(judge: str) -> bool:
-    spec = judge.split(" [", 1)[0].split("?", 1)[0]
-    return spec in CONTROLS
-
-
-def attention(v: Verdict) -> tuple[int, int, int, str, str]:
-    """Sort key, what needs attention first: judges under audit before the controls; then
-    unanswered, below chance, at chance, above chance but not reliable, reliable; then more
-    named behaviours first."""
-    rank = 0 if v.diagnosis in _UNANSWERED else _RANK.get(v.native.outcome, 5)
-    return (is_control(v.judge), rank, -len(v.behaviours), v.judge, v.task)
 
 
 @dataclass(frozen=True)
@@ -67,7 +48,7 @@ def groups(verdicts: list[Verdict]) -> list[Group]:
     """Verdicts by dimension (a task no dimension declares reads as emotion), the dimensions
     in the order their most pressing verdict comes."""
     by: dict[str, tuple[Dimension, list[Verdict]]] = {}
-    for v in sorted(verdicts, key=attention):
+    for v in by_attention(verdicts):
         dim = dimension_for(v.task) or EMOTION
         by.setdefault(dim.name, (dim, []))[1].append(v)
     return [
@@ -114,7 +95,7 @@ def matrix_html(verdicts: list[Verdict], page: Page) -> str:
     gs = groups(verdicts)
     cols = [(g, t) for g in gs for t in g.tasks]
     by = {(v.judge, v.task): v for v in verdicts}
-    judges = list(dict.fromkeys(v.judge for v in sorted(verdicts, key=attention)))
+    judges = list(dict.fromkeys(v.judge for v in by_attention(verdicts)))
     top = "".join(
         f'<th colspan="{len(g.tasks)}" scope="colgroup">{escape(g.dimension.name)}</th>' for g in gs
     )

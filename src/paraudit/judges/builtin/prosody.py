@@ -89,6 +89,12 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+_MEASURED: dict[tuple[str, str], np.ndarray] = {}
+"""Features of whole clips by (content hash, transcript), shared by every prosody judge in the
+process: the demo audits builtin:prosody twice (clips separate and joined), and Praat's pitch
+tracking of every clip was half of each calibration. Content-addressed, so never stale."""
+
+
 class ProsodyJudge(BuiltinJudge):
     accepts = LOCAL_OPTIONS["builtin:prosody"]
 
@@ -98,6 +104,9 @@ class ProsodyJudge(BuiltinJudge):
         self._features: dict[str, np.ndarray] = {}
         self.mean = np.zeros(5)
         self._vader: Any = None
+        self._compound: dict[str, float] = {}
+        """VADER's compound score per response text: the same few responses are scored for
+        every question (10,000 times in the demo; a fifth of this judge's time)."""
         self.joined = self.judge_spec.value("clips") == "joined"
         obey = self.judge_spec.options.get("cues", "ignore")
         if obey not in ("obey", "ignore"):
@@ -169,8 +178,11 @@ class ProsodyJudge(BuiltinJudge):
 
     def _feature(self, path: Any, sha: str) -> np.ndarray:
         if sha not in self._features:
-            x, rate = sf.read(str(path), dtype="float64")
-            self._features[sha] = self._measure(x, rate, sha)
+            shared = (sha, self.transcripts.get(sha, ("x",))[0])
+            if shared not in _MEASURED:
+                x, rate = sf.read(str(path), dtype="float64")
+                _MEASURED[shared] = self._measure(x, rate, sha)
+            self._features[sha] = _MEASURED[shared]
         return self._features[sha]
 
     def _measure(self, x: np.ndarray, rate: int, sha: str) -> np.ndarray:
@@ -192,7 +204,9 @@ class ProsodyJudge(BuiltinJudge):
             self._vader = SentimentIntensityAnalyzer()
         words = _words(response)
         q = response.count("?") + response.count("!")
-        compound = self._vader.polarity_scores(response)["compound"]
+        compound = self._compound.get(response)
+        if compound is None:
+            compound = self._compound[response] = self._vader.polarity_scores(response)["compound"]
         action = sum(w in ACTION for w in words) + 2 * response.lower().count("not okay")
         comfort = sum(w in COMFORT for w in words)
         scores: dict[str, float] = {
