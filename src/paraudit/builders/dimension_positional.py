@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from paraudit.builders.dimension_starter import (
+from paraudit.builders.dimension_records import (
+    Checked,
+    ClipWriter,
     DimensionBuildReport,
     DroppedItem,
-    _Checked,
-    _qc_row,
-    _Writer,
+    qc_row,
 )
 from paraudit.compose.dimension_starters import PositionalText
 from paraudit.compose.starter import branch_swaps
@@ -40,7 +40,7 @@ def positional_items(
     *,
     voice: str,
     seed: int,
-    w: _Writer,
+    w: ClipWriter,
     assistant: Any,
     neutral: Any,
     report: DimensionBuildReport,
@@ -72,11 +72,11 @@ def _render_turns(
     voice: str,
     seed: int,
     report: DimensionBuildReport,
-) -> tuple[dict[tuple[int, str], _Checked], str]:
+) -> tuple[dict[tuple[int, str], Checked], str]:
     """(human turn index, value) → its checked clip, for every clip a branch needs; and why
     the conversation fails QC ('' when it passes)."""
     first = min(b.shift for b in text.branches)
-    out: dict[tuple[int, str], _Checked] = {}
+    out: dict[tuple[int, str], Checked] = {}
     failed = []
     for h, i in enumerate(text.human_turns()):
         words = text.turns[i].text
@@ -99,14 +99,14 @@ def _checked(
     voice: str,
     seed: int,
     report: DimensionBuildReport,
-) -> _Checked:
-    last: _Checked | None = None
+) -> Checked:
+    last: Checked | None = None
     for attempt in range(1, MAX_TRIES + 1):
         clip = render(words, value, voice=voice, seed=seed + attempt - 1)
         report.renders += 1
         report.rerenders += attempt > 1
         check = qc(clip, value, baseline=baseline if baseline is not None else clip)
-        last = _Checked(clip, check, attempt)
+        last = Checked(clip, check, attempt)
         if check.passed:
             break
     assert last is not None
@@ -117,9 +117,9 @@ def _item(
     dim: Dimension,
     task: str,
     text: PositionalText,
-    clips: dict[tuple[int, str], _Checked],
+    clips: dict[tuple[int, str], Checked],
     swap: bool,
-    w: _Writer,
+    w: ClipWriter,
     assistant: Any,
     neutral: Any,
     pair: tuple[str, str],
@@ -151,7 +151,7 @@ def _item(
             c = clips[(h, v)]
             values.append(v)
             audio.append(w.add(c.clip.samples, c.clip.rate))
-            qc.append({**_qc_row(v, c), "turn": i})
+            qc.append({**qc_row(v, c), "turn": i})
         reply = assistant.render(b.response, "assistant", neutral)
         branches.append(
             Branch(

@@ -31,20 +31,23 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import soundfile as sf
-
 from paraudit import __version__
+from paraudit.builders.dimension_records import (
+    Checked,
+    ClipWriter,
+    DimensionBuildReport,
+    DroppedItem,
+    qc_row,
+)
 from paraudit.compose.dimension_starters import StarterText, conflict_texts, starter_texts
 from paraudit.compose.starter import branch_swaps
 from paraudit.dimensions import registry
 from paraudit.dimensions.base import Dimension, QcCheck, RenderedClip
 from paraudit.errors import ParauditError
-from paraudit.items.dataset import AUDIO_DIR, sha256_file, write_dataset
+from paraudit.items.dataset import write_dataset
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
 from paraudit.items.twins import twin_id
 from paraudit.versions import package_version
@@ -52,58 +55,6 @@ from paraudit.versions import package_version
 DEFAULT_VOICES = {"emphasis": "espeak-m"}
 """The voice each dimension's starter is rendered in; 'joe' (Piper) where not named."""
 MAX_TRIES = 2
-
-
-@dataclass(frozen=True)
-class DroppedItem:
-    item_id: str
-    reason: str
-    """Which value's clip failed QC and why (the rule's own sentences)."""
-
-
-@dataclass
-class DimensionBuildReport:
-    """What a dimension build did: the counts it prints at the end."""
-
-    dimension: str
-    items_written: int = 0
-    dropped: list[DroppedItem] = field(default_factory=list)
-    renders: int = 0
-    rerenders: int = 0
-    seconds: float = 0.0
-    twins_written: dict[str, int] = field(default_factory=dict)
-    """Per variant ('speaker-joe-bright', 'telephone-g711'): twins kept."""
-    twins_dropped: list[DroppedItem] = field(default_factory=list)
-    """Twins whose rendering or condition failed its QC (the original is kept)."""
-
-
-@dataclass(frozen=True)
-class _Checked:
-    clip: RenderedClip
-    check: QcCheck
-    attempts: int
-
-
-class _Writer:
-    """Clips → content-hashed WAVs in a scratch folder, the dataset's audio map beside it."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.audio: dict[str, Path] = {}
-        self._n = 0
-
-    def add(self, samples: np.ndarray[Any, Any], rate: int) -> str:
-        self._n += 1
-        path = self.folder / f"{self._n}.wav"
-        sf.write(str(path), np.asarray(samples, dtype=np.float32), rate, subtype="PCM_16")
-        rel = f"{AUDIO_DIR}/{sha256_file(path)}.wav"
-        self.audio.setdefault(rel, path)
-        return rel
-
-    def add_file(self, path: Path) -> str:
-        rel = f"{AUDIO_DIR}/{sha256_file(path)}.wav"
-        self.audio.setdefault(rel, path)
-        return rel
 
 
 def quick_dimension_ids(dim: Dimension, n: int, seed: int = 0) -> list[str]:
@@ -156,29 +107,19 @@ def _render_checked(
     voice: str,
     seed: int,
     report: DimensionBuildReport,
-) -> _Checked:
+) -> Checked:
     extra: dict[str, Any] = {} if text.focus is None else {"focus": text.focus}
-    last: _Checked | None = None
+    last: Checked | None = None
     for attempt in range(1, MAX_TRIES + 1):
         clip = render(text.text, value, voice=voice, seed=seed + attempt - 1, **extra)
         report.renders += 1
         report.rerenders += attempt > 1
         check = qc(clip, value, baseline=baseline if baseline is not None else clip)
-        last = _Checked(clip, check, attempt)
+        last = Checked(clip, check, attempt)
         if check.passed:
             break
     assert last is not None
     return last
-
-
-def _qc_row(value: str, c: _Checked) -> dict[str, Any]:
-    return {
-        "value": value,
-        "attempts": c.attempts,
-        "passed": c.check.passed,
-        "measures": dict(c.check.measures),
-        **({"reasons": list(c.check.reasons)} if c.check.reasons else {}),
-    }
 
 
 def build_dimension_starter(
@@ -235,10 +176,10 @@ def build_dimension_starter(
     task = dim.task_for("single-turn")
     items: list[AuditItem] = []
     with tempfile.TemporaryDirectory(prefix="paraudit-dim-") as scratch:
-        w = _Writer(Path(scratch))
+        w = ClipWriter(Path(scratch))
         twins: list[AuditItem] = []
 
-        def checked_in(v_name: str, text: StarterText) -> tuple[dict[str, _Checked], str]:
+        def checked_in(v_name: str, text: StarterText) -> tuple[dict[str, Checked], str]:
             base = _render_checked(render, qc, text, ref, None, v_name, seed, report)
             checked = {ref: base}
             for v in values[1:]:
@@ -386,8 +327,8 @@ def _speaker_twin(
     text: StarterText,
     original: AuditItem,
     voice: str,
-    checked_in: Callable[[str, StarterText], tuple[dict[str, _Checked], str]],
-    w: _Writer,
+    checked_in: Callable[[str, StarterText], tuple[dict[str, Checked], str]],
+    w: ClipWriter,
 ) -> AuditItem | str:
     """`original` with its user turn rendered in `voice` (every value, QC'd in that voice):
     the same words, values, branch order and responses; or why it failed QC."""
@@ -404,7 +345,7 @@ def _speaker_twin(
         **original.meta,
         "voice": voice,
         "renderer": {v: str(checked[v].clip.meta.get("renderer", dim.renderer)) for v in order},
-        "qc": [_qc_row(v, checked[v]) for v in order],
+        "qc": [qc_row(v, checked[v]) for v in order],
         "invariance": {
             "twin_of": original.id,
             "change": "speaker",
@@ -426,9 +367,9 @@ def _item(
     dim: Dimension,
     task: str,
     text: StarterText,
-    checked: dict[str, _Checked],
+    checked: dict[str, Checked],
     swap: bool,
-    w: _Writer,
+    w: ClipWriter,
     assistant: Any,
     neutral: Any,
 ) -> AuditItem:
@@ -453,7 +394,7 @@ def _item(
         "swapped": swap,
         "renderer": {v: str(checked[v].clip.meta.get("renderer", dim.renderer)) for v in order},
         "voice": str(checked[values[0]].clip.meta.get("voice", "")),
-        "qc": [_qc_row(v, checked[v]) for v in order],
+        "qc": [qc_row(v, checked[v]) for v in order],
     }
     if text.focus is not None:
         words = text.text.split()
