@@ -19,6 +19,13 @@ fi
 # The documentation site, strict: a broken link, anchor or include fails here, before the tests.
 NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "${TMPDIR:-/tmp}/paraudit-site-$$"
 rm -rf "${TMPDIR:-/tmp}/paraudit-site-$$"
+# One folder for the builds and renders both pytest passes below share (tests/conftest.py);
+# a caller that runs more passes after this script (.ci/run) names its own and removes it.
+if [ -z "${PARAUDIT_TEST_SHARED:-}" ]; then
+  PARAUDIT_TEST_SHARED="$(mktemp -d "${TMPDIR:-/tmp}/paraudit-tests-XXXXXX")"
+  trap 'rm -rf "$PARAUDIT_TEST_SHARED"' EXIT
+fi
+export PARAUDIT_TEST_SHARED
 # Two worker processes (pytest-xdist); tests stay with the others of their file, and the ones
 # that share a build, the Ray cluster or chromium stay together (tests/conftest.py).
 if [ "$#" -eq 0 ]; then

@@ -128,7 +128,16 @@ def tiny_dataset(tmp_path: Path) -> Path:
 
 
 def shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder every worker of this test run sees (pytest's own base folder without xdist)."""
+    """A folder every worker of this test run sees (pytest's own base folder without xdist).
+
+    `scripts/test.sh` runs pytest twice (the parallel pass, then the Ray tests in one process)
+    and names one fresh folder for both in PARAUDIT_TEST_SHARED, so the second pass reuses the
+    first one's builds and renders (the starter build the Ray tests read) instead of making
+    them again; the script removes the folder when it ends."""
+    named = os.environ.get("PARAUDIT_TEST_SHARED")
+    if named:
+        Path(named).mkdir(parents=True, exist_ok=True)
+        return Path(named)
     base = tmp_path_factory.getbasetemp()
     # Under xdist each worker's base is RUN/popen-gwN; RUN belongs to this run alone.
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
