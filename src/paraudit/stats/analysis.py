@@ -93,7 +93,15 @@ class Tally(Protocol):
     def add(self, row: StatRow) -> None:
         """Count one row (called once per row of the group, in one pass). A tally that reads
         only some probes, protocols or cues may also define `wants(probe, protocol, cue) ->
-        bool`: it is then fed only the rows of the keys it wants (asked once per key)."""
+        bool`: it is then fed only the rows of the keys it wants (asked once per key).
+
+        A tally may instead define `add_rows(rows: Sequence[StatRow]) -> None`: the summary's
+        pass then hands it its rows a few thousand at a time, in the order `add` would get
+        them (so first-seen orders are kept), and never calls `add`. It must leave the tally
+        exactly as calling `add` on each row would: the usual shape is `add_rows` holding the
+        per-row body in one local loop and `add(row)` calling `add_rows((row,))`, so the rule
+        is written once and a Python call per row is saved (the report runs over 300,000+
+        rows). The sequence is reused for the next rows: keep counts, never the sequence."""
 
     def records(self, ctx: GroupContext) -> list[Record]:
         """The section's records for this group (empty when the rows hold nothing for it)."""

@@ -107,22 +107,27 @@ class StrataTally:
         return protocol == "pointwise" and probe in _COUNTED
 
     def add(self, row: StatRow) -> None:
-        branch = row.branch
-        if branch is None or row.protocol != "pointwise" or row.probe not in _COUNTED:
-            return
-        key = (row.probe, row.cue, branch, row.item_id)
-        status = row.status
-        if status == "error":
-            self.failed.add(key)
-            return
-        c = self.cells.get(key)
-        if c is None:
-            c = self.cells[key] = [0, 0, 0]
-        c[0] += 1
-        if row.correct:
-            c[1] += 1
-        elif status == "ok":
-            c[2] += 1
+        self.add_rows((row,))
+
+    def add_rows(self, rows: Sequence[StatRow]) -> None:
+        cells, failed = self.cells, self.failed
+        for row in rows:
+            branch = row.branch
+            if branch is None or row.protocol != "pointwise" or row.probe not in _COUNTED:
+                continue
+            key = (row.probe, row.cue, branch, row.item_id)
+            status = row.status
+            if status == "error":
+                failed.add(key)
+                continue
+            c = cells.get(key)
+            if c is None:
+                c = cells[key] = [0, 0, 0]
+            c[0] += 1
+            if row.correct:
+                c[1] += 1
+            elif status == "ok":
+                c[2] += 1
 
     def records(self, ctx: GroupContext) -> list[Record]:
         attrs = ctx.attributes
