@@ -142,38 +142,54 @@ class _Units:
     over cues."""
 
     def __init__(self, tally: StrataTally) -> None:
-        self.keys = sorted({(b, i) for (_, _, b, i) in tally.cells})
+        cells = tally.cells
+        probes, cues, branches, item_ids = zip(*cells) if cells else ((), (), (), ())
+        self.keys = sorted(set(zip(branches, item_ids)))
         index = {k: j for j, k in enumerate(self.keys)}
         self.items = sorted({i for _, i in self.keys})
         at = {i: j for j, i in enumerate(self.items)}
         self.item = np.array([at[i] for _, i in self.keys], dtype=np.intp)
-        size = len(self.keys)
-        # Summed in Python floats, then made arrays (the same additions in the same order;
-        # one numpy element update per cell cost more than the rest of the scan).
-        sums = {p: ([0.0] * size, [0.0] * size, [0.0] * size) for p in PROBES}
-        right: dict[tuple[str, str, int, str], bool] = {}
+        size, m = len(self.keys), len(cells)
+        # Column-wise over the cells (one Python step per cell cost more than the rest of the
+        # scan): each cell's unit, probe and counts as arrays. bincount adds the weights in
+        # the cells' order, as the loop it replaces did (whole numbers: exact either way).
+        unit = np.fromiter(map(index.__getitem__, zip(branches, item_ids)), np.intp, m)
+        probe = np.array(probes, dtype=object)
+        counts = np.array(list(cells.values()), dtype=float).reshape(m, 3)
+        self.n, self.k, self.wrong = {}, {}, {}
+        at_probe = {}
+        for p in PROBES:
+            mine = probe == p
+            at_probe[p] = mine
+            self.n[p], self.k[p], self.wrong[p] = (
+                np.bincount(unit[mine], weights=counts[mine, c], minlength=size) for c in range(3)
+            )
+        # Each unit's (P, O, J) state per cue: a probe is right when right in every order
+        # that ran; a cell with a failed call has no state (as the summary's states).
         failed = tally.failed
-        for key, (n, k, w) in tally.cells.items():
-            p, _, b, i = key
-            j = index[(b, i)]
-            sn, sk, sw = sums[p]
-            sn[j] += n
-            sk[j] += k
-            sw[j] += w
-            if not failed or key not in failed:
-                right[key] = n == k
-        self.n = {p: np.array(sums[p][0]) for p in PROBES}
-        self.k = {p: np.array(sums[p][1]) for p in PROBES}
-        self.wrong = {p: np.array(sums[p][2]) for p in PROBES}
-        column = {s: GROUP_NAMES.index(_GROUP_OF.get(s, SHORTCUT)) for s in STATE_CODES}
-        states = [[0.0] * len(GROUP_NAMES) for _ in range(size)]
-        for (p, cue, b, i), j_right in right.items():
-            if p != "J":
-                continue
-            pr, orc = right.get(("P", cue, b, i)), right.get(("O", cue, b, i))
-            if pr is not None and orc is not None:
-                states[index[(b, i)]][column[f"{int(pr)}{int(orc)}{int(j_right)}"]] += 1
-        self.states = np.array(states).reshape(size, len(GROUP_NAMES))
+        kept = np.fromiter((key not in failed for key in cells), bool, m) if failed else None
+        right = counts[:, 0] == counts[:, 1]
+        slot_of: dict[tuple[str, int, str], int] = {}
+        slot = np.fromiter(
+            (slot_of.setdefault(k, len(slot_of)) for k in zip(cues, branches, item_ids)),
+            np.intp,
+            m,
+        )
+        per: dict[str, np.ndarray] = {}
+        for p in PROBES:
+            r = np.full(len(slot_of), -1, dtype=np.intp)  # -1: no (unfailed) cell
+            mine = at_probe[p] if kept is None else at_probe[p] & kept
+            r[slot[mine]] = right[mine]
+            per[p] = r
+        column = np.array(
+            [GROUP_NAMES.index(_GROUP_OF.get(s, SHORTCUT)) for s in STATE_CODES], dtype=np.intp
+        )
+        j_cells = at_probe["J"] if kept is None else at_probe["J"] & kept
+        pr, orc = per["P"][slot[j_cells]], per["O"][slot[j_cells]]
+        both = (pr >= 0) & (orc >= 0)
+        code = pr[both] * 4 + orc[both] * 2 + right[j_cells][both].astype(np.intp)
+        self.states = np.zeros((size, len(GROUP_NAMES)))
+        np.add.at(self.states, (unit[j_cells][both], column[code]), 1.0)
 
     def sums(self, probe: str, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per item: (right, answers) of `probe` on the units in `mask`."""
