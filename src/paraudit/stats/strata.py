@@ -53,6 +53,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -88,6 +89,7 @@ UNIT_LEVEL = ("label", "shift turn", "shift time", "duration")
 
 
 _COUNTED = frozenset(PROBES)
+_PROBE_CODE = {p: i for i, p in enumerate(PROBES)}
 
 # -- the tally ---------------------------------------------------------------------------------
 
@@ -154,12 +156,12 @@ class _Units:
         # scan): each cell's unit, probe and counts as arrays. bincount adds the weights in
         # the cells' order, as the loop it replaces did (whole numbers: exact either way).
         unit = np.fromiter(map(index.__getitem__, zip(branches, item_ids)), np.intp, m)
-        probe = np.array(probes, dtype=object)
-        counts = np.array(list(cells.values()), dtype=float).reshape(m, 3)
+        probe = np.fromiter(map(_PROBE_CODE.__getitem__, probes), np.intp, m)
+        counts = np.fromiter(chain.from_iterable(cells.values()), float, 3 * m).reshape(m, 3)
         self.n, self.k, self.wrong = {}, {}, {}
         at_probe = {}
-        for p in PROBES:
-            mine = probe == p
+        for code, p in enumerate(PROBES):
+            mine = probe == code
             at_probe[p] = mine
             self.n[p], self.k[p], self.wrong[p] = (
                 np.bincount(unit[mine], weights=counts[mine, c], minlength=size) for c in range(3)
@@ -169,12 +171,10 @@ class _Units:
         failed = tally.failed
         kept = np.fromiter((key not in failed for key in cells), bool, m) if failed else None
         right = counts[:, 0] == counts[:, 1]
-        slot_of: dict[tuple[str, int, str], int] = {}
-        slot = np.fromiter(
-            (slot_of.setdefault(k, len(slot_of)) for k in zip(cues, branches, item_ids)),
-            np.intp,
-            m,
-        )
+        slot_of = dict.fromkeys(zip(cues, branches, item_ids), 0)  # (cue, branch, item)
+        for j, k in enumerate(slot_of):
+            slot_of[k] = j
+        slot = np.fromiter(map(slot_of.__getitem__, zip(cues, branches, item_ids)), np.intp, m)
         per: dict[str, np.ndarray] = {}
         for p in PROBES:
             r = np.full(len(slot_of), -1, dtype=np.intp)  # -1: no (unfailed) cell
@@ -203,11 +203,12 @@ class _Units:
         found = [attrs.get(i) for i in self.items]
         names = {n for a in found if isinstance(a, ItemAttributes) for n in a.item}
         out: dict[str, list[Value | None]] = {}
+        unit_item = self.item.tolist()  # Python ints: indexing by numpy scalars is slow
         for name in names:  # item-level: one look-up per item, spread over its units
             per_item = [a.item.get(name) if isinstance(a, ItemAttributes) else None for a in found]
-            out[name] = [per_item[j] for j in self.item]
+            out[name] = [per_item[j] for j in unit_item]
         for j, (b, _) in enumerate(self.keys):
-            a = found[self.item[j]]
+            a = found[unit_item[j]]
             if isinstance(a, ItemAttributes):
                 for name, v in a.branches[b].items():
                     out.setdefault(name, [None] * len(self.keys))[j] = v
