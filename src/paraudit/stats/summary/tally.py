@@ -193,8 +193,8 @@ class GroupTally:
                     incomplete.add((probe, proto, cue, branch, item))
                     continue
                 right = bool(correct)
-                c.n[item] += 1
-                c.k[item] += right
+                # Per item answers and right answers of the cell are the units' sums (below):
+                # counted once per row here, not three times.
                 u = units[(probe, proto, cue, branch, item)]
                 u[0] += 1
                 u[1] += right
@@ -233,13 +233,19 @@ class GroupTally:
                     add_rows(batch)
                     batch.clear()
         self.rows_seen, self.failed = rows_seen, failed
-        for unit in incomplete:
-            units.pop(unit, None)
-        for (probe, proto, cue, _, item), (n, k) in units.items():
+        # Units in first-seen order, so each cell's items are too (as if counted per row).
+        for unit, (n, k) in units.items():
+            probe, proto, cue, _, item = unit
             c = cells[(probe, proto, cue)]
+            c.n[item] += n
+            c.k[item] += k
+            if incomplete and unit in incomplete:
+                continue
             c.cn[item] += 1
             c.ck[item] += n == k
             c.orders = max(c.orders, n)
+        for unit in incomplete:
+            units.pop(unit, None)
         for (probe, proto, cue), c in cells.items():
             if c.position:
                 self.position[(probe, proto, cue)] = c.position
