@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from paraudit.stats.model import Behaviour
 from paraudit.stats.statrow import StatRow
@@ -105,6 +105,13 @@ class Tally(Protocol):
 
     def records(self, ctx: GroupContext) -> list[Record]:
         """The section's records for this group (empty when the rows hold nothing for it)."""
+
+
+@runtime_checkable
+class TakesRows(Protocol):
+    """A tally with the optional `add_rows` (see `Tally.add`)."""
+
+    def add_rows(self, rows: Sequence[StatRow]) -> None: ...
 
 
 class FromInputs:

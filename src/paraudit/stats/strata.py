@@ -145,8 +145,8 @@ class _Units:
 
     def __init__(self, tally: StrataTally) -> None:
         cells = tally.cells
-        probes, cues, branches, item_ids = zip(*cells) if cells else ((), (), (), ())
-        self.keys = sorted(set(zip(branches, item_ids)))
+        probes, cues, branches, item_ids = zip(*cells, strict=True) if cells else ((), (), (), ())
+        self.keys = sorted(set(zip(branches, item_ids, strict=True)))
         index = {k: j for j, k in enumerate(self.keys)}
         self.items = sorted({i for _, i in self.keys})
         at = {i: j for j, i in enumerate(self.items)}
@@ -155,7 +155,7 @@ class _Units:
         # Column-wise over the cells (one Python step per cell cost more than the rest of the
         # scan): each cell's unit, probe and counts as arrays. bincount adds the weights in
         # the cells' order, as the loop it replaces did (whole numbers: exact either way).
-        unit = np.fromiter(map(index.__getitem__, zip(branches, item_ids)), np.intp, m)
+        unit = np.fromiter(map(index.__getitem__, zip(branches, item_ids, strict=True)), np.intp, m)
         probe = np.fromiter(map(_PROBE_CODE.__getitem__, probes), np.intp, m)
         counts = np.fromiter(chain.from_iterable(cells.values()), float, 3 * m).reshape(m, 3)
         self.n, self.k, self.wrong = {}, {}, {}
@@ -171,10 +171,14 @@ class _Units:
         failed = tally.failed
         kept = np.fromiter((key not in failed for key in cells), bool, m) if failed else None
         right = counts[:, 0] == counts[:, 1]
-        slot_of = dict.fromkeys(zip(cues, branches, item_ids), 0)  # (cue, branch, item)
+        slot_of = dict.fromkeys(
+            zip(cues, branches, item_ids, strict=True), 0
+        )  # (cue, branch, item)
         for j, k in enumerate(slot_of):
             slot_of[k] = j
-        slot = np.fromiter(map(slot_of.__getitem__, zip(cues, branches, item_ids)), np.intp, m)
+        slot = np.fromiter(
+            map(slot_of.__getitem__, zip(cues, branches, item_ids, strict=True)), np.intp, m
+        )
         per: dict[str, np.ndarray] = {}
         for p in PROBES:
             r = np.full(len(slot_of), -1, dtype=np.intp)  # -1: no (unfailed) cell

@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any
 
 from paraudit.stats import behaviour as bh
-from paraudit.stats.analysis import Analysis, Tally
+from paraudit.stats.analysis import Analysis, TakesRows, Tally
 from paraudit.stats.dependence import PERMUTATIONS
 from paraudit.stats.itemboot import Sheet
 from paraudit.stats.units import (
@@ -134,8 +134,9 @@ class GroupTally:
         # A tally with `add_rows` is fed through a list (one C-level append per row), handed
         # over once per step of CHUNK rows.
         route: dict[tuple[str, str, str], tuple[list[Callable[[Row], None]], Cell]] = {}
-        batches: dict[int, list[Row]] = {id(t): [] for t in fed if hasattr(t, "add_rows")}
-        feeds = [(t.add_rows, batches[id(t)]) for t in fed if id(t) in batches]
+        takes_rows = [t for t in fed if isinstance(t, TakesRows)]
+        batches: dict[int, list[Row]] = {id(t): [] for t in takes_rows}
+        feeds = [(t.add_rows, batches[id(t)]) for t in takes_rows]
 
         def feeder(t: Tally) -> Callable[[Row], None]:
             return batches[id(t)].append if id(t) in batches else t.add
