@@ -54,6 +54,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -90,6 +91,7 @@ UNIT_LEVEL = ("label", "shift turn", "shift time", "duration")
 
 _COUNTED = frozenset(PROBES)
 _PROBE_CODE = {p: i for i, p in enumerate(PROBES)}
+_STRATA_FIELDS = attrgetter("probe", "protocol", "cue", "branch", "item_id", "status", "correct")
 
 # -- the tally ---------------------------------------------------------------------------------
 
@@ -113,12 +115,10 @@ class StrataTally:
 
     def add_rows(self, rows: Sequence[StatRow]) -> None:
         cells, failed = self.cells, self.failed
-        for row in rows:
-            branch = row.branch
-            if branch is None or row.protocol != "pointwise" or row.probe not in _COUNTED:
+        for probe, protocol, cue, branch, item_id, status, correct in map(_STRATA_FIELDS, rows):
+            if branch is None or protocol != "pointwise" or probe not in _COUNTED:
                 continue
-            key = (row.probe, row.cue, branch, row.item_id)
-            status = row.status
+            key = (probe, cue, branch, item_id)
             if status == "error":
                 failed.add(key)
                 continue
@@ -126,7 +126,7 @@ class StrataTally:
             if c is None:
                 c = cells[key] = [0, 0, 0]
             c[0] += 1
-            if row.correct:
+            if correct:
                 c[1] += 1
             elif status == "ok":
                 c[2] += 1
