@@ -83,30 +83,35 @@ class AccountingTally:
         return probe != "N"  # probe N accounts for its own outcomes (stats/null_audio.py)
 
     def add(self, row: StatRow) -> None:
-        probe = row.probe
-        if probe == "N":  # probe N accounts for its own outcomes (stats/null_audio.py)
-            return
-        key = (probe, row.protocol, row.cue)
-        c = self.counts.get(key)
-        if c is None:
-            c = self.counts[key] = [0] * 6
-        status = row.status
-        if status == "ok":
-            right = row.correct
-            c[0 if right else 1] += 1
-            if probe == "J" and key[1] == "pointwise":
-                per = self.items[key]
-                t = per.get(row.item_id)
-                if t is None:
-                    t = per[row.item_id] = [0, 0]
-                t[0] += right
-                t[1] += 1
-            return
-        c[OUTCOMES.index(STATUS.get(status, "unparsed"))] += 1
-        if status == "unparsed" and row.shape is not None:
-            self.shapes[probe][row.shape] += 1
-            if type(row.gold) is str and BARE.fullmatch(row.shape):
-                self.bare[key] += 1
+        self.add_rows((row,))
+
+    def add_rows(self, rows: Sequence[StatRow]) -> None:
+        counts, items = self.counts, self.items
+        for row in rows:
+            probe = row.probe
+            if probe == "N":  # probe N accounts for its own outcomes (stats/null_audio.py)
+                continue
+            key = (probe, row.protocol, row.cue)
+            c = counts.get(key)
+            if c is None:
+                c = counts[key] = [0] * 6
+            status = row.status
+            if status == "ok":
+                right = row.correct
+                c[0 if right else 1] += 1
+                if probe == "J" and key[1] == "pointwise":
+                    per = items[key]
+                    t = per.get(row.item_id)
+                    if t is None:
+                        t = per[row.item_id] = [0, 0]
+                    t[0] += right
+                    t[1] += 1
+                continue
+            c[OUTCOMES.index(STATUS.get(status, "unparsed"))] += 1
+            if status == "unparsed" and row.shape is not None:
+                self.shapes[probe][row.shape] += 1
+                if type(row.gold) is str and BARE.fullmatch(row.shape):
+                    self.bare[key] += 1
 
     def records(self, ctx: GroupContext) -> list[Record]:
         pooled: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0] * 6)

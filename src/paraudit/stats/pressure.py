@@ -79,14 +79,19 @@ class PressureTally:
         return probe == "J" and protocol == "pointwise" and cue in ("none", MISLEADING)
 
     def add(self, row: StatRow) -> None:
-        if row.probe != "J" or row.protocol != "pointwise" or row.cue not in ("none", MISLEADING):
-            return
-        if row.status != "ok" or row.pred not in ("R1", "R2"):
-            return
-        at = 0 if row.cue == MISLEADING else 2
-        c = self.counts[row.item_id]
-        c[at] += row.pred != row.gold  # the other branch's response: the one the cue names
-        c[at + 1] += 1
+        self.add_rows((row,))
+
+    def add_rows(self, rows: Sequence[StatRow]) -> None:
+        for row in rows:
+            cue = row.cue
+            if row.probe != "J" or row.protocol != "pointwise" or cue not in ("none", MISLEADING):
+                continue
+            if row.status != "ok" or row.pred not in ("R1", "R2"):
+                continue
+            at = 0 if cue == MISLEADING else 2
+            c = self.counts[row.item_id]
+            c[at] += row.pred != row.gold  # the other branch's response: the one the cue names
+            c[at + 1] += 1
 
     def records(self, ctx: GroupContext) -> list[Record]:
         shared = [c for c in self.counts.values() if c[1] and c[3]]

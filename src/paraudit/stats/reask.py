@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 from paraudit.stats.analysis import Analysis, GroupContext, Record
@@ -55,6 +56,9 @@ _Cell = dict[str, list[float]]
 """item → [draws right, draws, majority right, rows, disagreeing pairs, pairs]"""
 
 
+_HITS, _PAIRS = attrgetter("draw_hits"), attrgetter("reask")
+
+
 class ReaskTally:
     """Per (probe, cue): per-item sums of one draw's and the majority's hits and of re-ask
     pairs; for J, each (cue, order, branch, item)'s majority choice (for the sensitivity)."""
@@ -68,24 +72,31 @@ class ReaskTally:
         return protocol == "pointwise"
 
     def add(self, row: StatRow) -> None:
-        hits, pairs = row.draw_hits, row.reask
-        # Most rows were not sampled: they leave first (this runs on every row of a report).
-        if hits is None and pairs is None:
+        self.add_rows((row,))
+
+    def add_rows(self, rows: Sequence[StatRow]) -> None:
+        # Unsampled rows (most runs) have neither: such a step is skipped in C.
+        if not any(map(_HITS, rows)) and not any(map(_PAIRS, rows)):
             return
-        if row.protocol != "pointwise" or row.branch is None or row.status == "error":
-            return
-        c = self.cells[(row.probe, row.cue)].setdefault(row.item_id, [0.0] * 6)
-        if hits is not None:
-            c[0] += hits[0]
-            c[1] += hits[1]
-            c[2] += row.correct
-            c[3] += 1
-            self.draws = max(self.draws, hits[1])
-        if pairs is not None:
-            c[4] += pairs[0]
-            c[5] += pairs[1]
-        if row.probe == "J" and row.status == "ok" and isinstance(row.pred, str):
-            self.choice[(row.cue, row.order, row.branch, row.item_id)] = row.pred
+        for row in rows:
+            hits, pairs = row.draw_hits, row.reask
+            # Most rows were not sampled: they leave first (this runs on every row of a report).
+            if hits is None and pairs is None:
+                continue
+            if row.protocol != "pointwise" or row.branch is None or row.status == "error":
+                continue
+            c = self.cells[(row.probe, row.cue)].setdefault(row.item_id, [0.0] * 6)
+            if hits is not None:
+                c[0] += hits[0]
+                c[1] += hits[1]
+                c[2] += row.correct
+                c[3] += 1
+                self.draws = max(self.draws, hits[1])
+            if pairs is not None:
+                c[4] += pairs[0]
+                c[5] += pairs[1]
+            if row.probe == "J" and row.status == "ok" and isinstance(row.pred, str):
+                self.choice[(row.cue, row.order, row.branch, row.item_id)] = row.pred
 
     def records(self, ctx: GroupContext) -> list[Record]:
         if not self.cells:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from operator import attrgetter
 
 from paraudit.stats.analysis import Analysis, GroupContext, Record
 from paraudit.stats.delivery import DeliveryCell
@@ -47,6 +48,9 @@ def null_audio_behaviours(records: Sequence[Record], ctx: GroupContext) -> list[
     return [found] if found is not None else []
 
 
+_AGREEMENT = attrgetter("agreement")
+
+
 class SamplesTally:
     """`?samples=N`: per probe, per item, each sampled question's share of agreeing draws."""
 
@@ -60,9 +64,15 @@ class SamplesTally:
         return probe != "N"
 
     def add(self, row: StatRow) -> None:
-        a = row.agreement
-        if a is not None and row.probe != "N":
-            self.by[(self.judge, self.task, row.probe)][row.item_id].append(a[0] / a[1])
+        self.add_rows((row,))
+
+    def add_rows(self, rows: Sequence[StatRow]) -> None:
+        if not any(map(_AGREEMENT, rows)):  # unsampled rows (most runs): skipped in C
+            return
+        for row in rows:
+            a = row.agreement
+            if a is not None and row.probe != "N":
+                self.by[(self.judge, self.task, row.probe)][row.item_id].append(a[0] / a[1])
 
     def records(self, ctx: GroupContext) -> list[Record]:
         return consistency_of(self.by, replicates=ctx.replicates, seed=ctx.seed)

@@ -53,6 +53,8 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -88,6 +90,8 @@ UNIT_LEVEL = ("label", "shift turn", "shift time", "duration")
 
 
 _COUNTED = frozenset(PROBES)
+_PROBE_CODE = {p: i for i, p in enumerate(PROBES)}
+_STRATA_FIELDS = attrgetter("probe", "protocol", "cue", "branch", "item_id", "status", "correct")
 
 # -- the tally ---------------------------------------------------------------------------------
 
@@ -107,22 +111,25 @@ class StrataTally:
         return protocol == "pointwise" and probe in _COUNTED
 
     def add(self, row: StatRow) -> None:
-        branch = row.branch
-        if branch is None or row.protocol != "pointwise" or row.probe not in _COUNTED:
-            return
-        key = (row.probe, row.cue, branch, row.item_id)
-        status = row.status
-        if status == "error":
-            self.failed.add(key)
-            return
-        c = self.cells.get(key)
-        if c is None:
-            c = self.cells[key] = [0, 0, 0]
-        c[0] += 1
-        if row.correct:
-            c[1] += 1
-        elif status == "ok":
-            c[2] += 1
+        self.add_rows((row,))
+
+    def add_rows(self, rows: Sequence[StatRow]) -> None:
+        cells, failed = self.cells, self.failed
+        for probe, protocol, cue, branch, item_id, status, correct in map(_STRATA_FIELDS, rows):
+            if branch is None or protocol != "pointwise" or probe not in _COUNTED:
+                continue
+            key = (probe, cue, branch, item_id)
+            if status == "error":
+                failed.add(key)
+                continue
+            c = cells.get(key)
+            if c is None:
+                c = cells[key] = [0, 0, 0]
+            c[0] += 1
+            if correct:
+                c[1] += 1
+            elif status == "ok":
+                c[2] += 1
 
     def records(self, ctx: GroupContext) -> list[Record]:
         attrs = ctx.attributes
@@ -137,38 +144,56 @@ class _Units:
     over cues."""
 
     def __init__(self, tally: StrataTally) -> None:
-        self.keys = sorted({(b, i) for (_, _, b, i) in tally.cells})
+        cells = tally.cells
+        probes, cues, branches, item_ids = zip(*cells, strict=True) if cells else ((), (), (), ())
+        self.keys = sorted(set(zip(branches, item_ids, strict=True)))
         index = {k: j for j, k in enumerate(self.keys)}
         self.items = sorted({i for _, i in self.keys})
         at = {i: j for j, i in enumerate(self.items)}
         self.item = np.array([at[i] for _, i in self.keys], dtype=np.intp)
-        size = len(self.keys)
-        # Summed in Python floats, then made arrays (the same additions in the same order;
-        # one numpy element update per cell cost more than the rest of the scan).
-        sums = {p: ([0.0] * size, [0.0] * size, [0.0] * size) for p in PROBES}
-        right: dict[tuple[str, str, int, str], bool] = {}
+        size, m = len(self.keys), len(cells)
+        # Column-wise over the cells (one Python step per cell cost more than the rest of the
+        # scan): each cell's unit, probe and counts as arrays. bincount adds the weights in
+        # the cells' order, as the loop it replaces did (whole numbers: exact either way).
+        unit = np.fromiter(map(index.__getitem__, zip(branches, item_ids, strict=True)), np.intp, m)
+        probe = np.fromiter(map(_PROBE_CODE.__getitem__, probes), np.intp, m)
+        counts = np.fromiter(chain.from_iterable(cells.values()), float, 3 * m).reshape(m, 3)
+        self.n, self.k, self.wrong = {}, {}, {}
+        at_probe = {}
+        for code, p in enumerate(PROBES):
+            mine = probe == code
+            at_probe[p] = mine
+            self.n[p], self.k[p], self.wrong[p] = (
+                np.bincount(unit[mine], weights=counts[mine, c], minlength=size) for c in range(3)
+            )
+        # Each unit's (P, O, J) state per cue: a probe is right when right in every order
+        # that ran; a cell with a failed call has no state (as the summary's states).
         failed = tally.failed
-        for key, (n, k, w) in tally.cells.items():
-            p, _, b, i = key
-            j = index[(b, i)]
-            sn, sk, sw = sums[p]
-            sn[j] += n
-            sk[j] += k
-            sw[j] += w
-            if not failed or key not in failed:
-                right[key] = n == k
-        self.n = {p: np.array(sums[p][0]) for p in PROBES}
-        self.k = {p: np.array(sums[p][1]) for p in PROBES}
-        self.wrong = {p: np.array(sums[p][2]) for p in PROBES}
-        column = {s: GROUP_NAMES.index(_GROUP_OF.get(s, SHORTCUT)) for s in STATE_CODES}
-        states = [[0.0] * len(GROUP_NAMES) for _ in range(size)]
-        for (p, cue, b, i), j_right in right.items():
-            if p != "J":
-                continue
-            pr, orc = right.get(("P", cue, b, i)), right.get(("O", cue, b, i))
-            if pr is not None and orc is not None:
-                states[index[(b, i)]][column[f"{int(pr)}{int(orc)}{int(j_right)}"]] += 1
-        self.states = np.array(states).reshape(size, len(GROUP_NAMES))
+        kept = np.fromiter((key not in failed for key in cells), bool, m) if failed else None
+        right = counts[:, 0] == counts[:, 1]
+        slot_of = dict.fromkeys(
+            zip(cues, branches, item_ids, strict=True), 0
+        )  # (cue, branch, item)
+        for j, k in enumerate(slot_of):
+            slot_of[k] = j
+        slot = np.fromiter(
+            map(slot_of.__getitem__, zip(cues, branches, item_ids, strict=True)), np.intp, m
+        )
+        per: dict[str, np.ndarray] = {}
+        for p in PROBES:
+            r = np.full(len(slot_of), -1, dtype=np.intp)  # -1: no (unfailed) cell
+            mine = at_probe[p] if kept is None else at_probe[p] & kept
+            r[slot[mine]] = right[mine]
+            per[p] = r
+        column = np.array(
+            [GROUP_NAMES.index(_GROUP_OF.get(s, SHORTCUT)) for s in STATE_CODES], dtype=np.intp
+        )
+        j_cells = at_probe["J"] if kept is None else at_probe["J"] & kept
+        pr, orc = per["P"][slot[j_cells]], per["O"][slot[j_cells]]
+        both = (pr >= 0) & (orc >= 0)
+        code = pr[both] * 4 + orc[both] * 2 + right[j_cells][both].astype(np.intp)
+        self.states = np.zeros((size, len(GROUP_NAMES)))
+        np.add.at(self.states, (unit[j_cells][both], column[code]), 1.0)
 
     def sums(self, probe: str, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per item: (right, answers) of `probe` on the units in `mask`."""
@@ -182,11 +207,12 @@ class _Units:
         found = [attrs.get(i) for i in self.items]
         names = {n for a in found if isinstance(a, ItemAttributes) for n in a.item}
         out: dict[str, list[Value | None]] = {}
+        unit_item = self.item.tolist()  # Python ints: indexing by numpy scalars is slow
         for name in names:  # item-level: one look-up per item, spread over its units
             per_item = [a.item.get(name) if isinstance(a, ItemAttributes) else None for a in found]
-            out[name] = [per_item[j] for j in self.item]
+            out[name] = [per_item[j] for j in unit_item]
         for j, (b, _) in enumerate(self.keys):
-            a = found[self.item[j]]
+            a = found[unit_item[j]]
             if isinstance(a, ItemAttributes):
                 for name, v in a.branches[b].items():
                     out.setdefault(name, [None] * len(self.keys))[j] = v

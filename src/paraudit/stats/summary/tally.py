@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from itertools import islice
 from operator import attrgetter
 from typing import Any
 
 from paraudit.stats import behaviour as bh
-from paraudit.stats.analysis import Analysis, Tally
+from paraudit.stats.analysis import Analysis, TakesRows, Tally
 from paraudit.stats.dependence import PERMUTATIONS
 from paraudit.stats.itemboot import Sheet
 from paraudit.stats.units import (
@@ -29,12 +30,21 @@ from paraudit.stats.units import (
 )
 
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
+CHUNK = 4096
+"""Rows read per step of the pass: a tally with `add_rows` gets its rows of each step in one
+call; a step's rows are all that is held at once (stats/rowgroups.py rebuilds rows lazily)."""
 
 
 def wants(tally: Tally, key: tuple[str, str, str]) -> bool:
     """Whether a tally reads the rows of a (probe, protocol, cue) (its optional `wants`)."""
     check = getattr(tally, "wants", None)
     return check is None or bool(check(*key))
+
+
+def _chunks(rows: Iterable[Row]) -> Iterable[list[Row]]:
+    it = iter(rows)
+    while chunk := list(islice(it, CHUNK)):
+        yield chunk
 
 
 def cue_key(c: str) -> tuple[int, str]:
@@ -121,11 +131,20 @@ class GroupTally:
         fed = [t for t in units_fed if getattr(t, "reads_rows", True)]
         # Which tallies read a (probe, protocol, cue): decided once per key, not per row (a
         # tally that reads one cue of one probe is then not called on the other rows at all).
-        route: dict[tuple[str, str, str], list[Callable[[Row], None]]] = {}
+        # A tally with `add_rows` is fed through a list (one C-level append per row), handed
+        # over once per step of CHUNK rows.
+        route: dict[tuple[str, str, str], tuple[list[Callable[[Row], None]], Cell]] = {}
+        takes_rows = [t for t in fed if isinstance(t, TakesRows)]
+        batches: dict[int, list[Row]] = {id(t): [] for t in takes_rows}
+        feeds = [(t.add_rows, batches[id(t)]) for t in takes_rows]
+
+        def feeder(t: Tally) -> Callable[[Row], None]:
+            return batches[id(t)].append if id(t) in batches else t.add
+
         # A tie item (the ties preset: the right answer is "tie") is read only by the units
         # that say so (stats/ties.py); every other figure is about items the audio decides.
         tie_feed: list[Callable[[Row], None]] = [
-            t.add for t in units_fed if getattr(t, "reads_ties", False)
+            feeder(t) for t in units_fed if getattr(t, "reads_ties", False)
         ]
         cells, units = self.cells, self.units
         self.position: dict[tuple[str, str, str], bh.Tally] = defaultdict(bh.new_tally)
@@ -145,73 +164,89 @@ class GroupTally:
         rows_seen = failed = 0
         turns, order_cells = self.turns, self.order_cells
         j_point, t_rows = self.j_point, self.t_rows
-        for r in self.rows:
-            # The fields by position, once (a StatRow is a tuple; see statrow.FIELDS): this loop
-            # runs once per row of the group and attribute look-ups were a large share of it.
-            _, _, item, branch, probe, proto, cue, order, pred, gold, status, correct = r[:12]
-            if gold == "tie":
-                for tie_add in tie_feed:
-                    tie_add(r)
-                continue
-            key = (probe, proto, cue)
-            feed = route.get(key)
-            if feed is None:
-                feed = route[key] = [t.add for t in fed if wants(t, key)]
-            for add in feed:
-                add(r)
-            if probe == "N":  # null audio: only its own unit reads N rows
-                continue
-            rows_seen += 1
-            c = cells[key]
-            if status == "error":
-                failed += 1
-                c.errors += 1
-                incomplete.add((probe, proto, cue, branch, item))
-                continue
-            right = bool(correct)
-            c.n[item] += 1
-            c.k[item] += right
-            u = units[(probe, proto, cue, branch, item)]
-            u[0] += 1
-            u[1] += right
-            if isinstance(gold, dict) and "CA" not in gold:
-                c.chance += chance_level(r)
-                hits = turn_hits(r)
-                if hits is not None:
-                    t = turns[cue][item]
-                    t[0] += hits[0]
-                    t[1] += hits[1]
-                    self._turn_positions(r, cue, item)
-            else:
-                c.chance += 0.5
-            if status == "ok":
-                c.parsed += 1
-                # The common case inline (a choice), the rest through first_picks.
-                fp = (float(pred in FIRST_LABELS), 1.0) if type(pred) is str else first_picks(r)
-                if fp is not None:
-                    t = c.position[item]
-                    t[0] += fp[0]
-                    t[1] += fp[1]
-            elif status == "unparsed":
-                c.unparsed += 1
-            elif status == "refused":
-                c.refused += 1
-            if proto == "pointwise" and branch is not None:
-                if probe == "J":
-                    j_point.append(r)
-                    t = order_cells[(cue, order)][item]
-                    t[0] += right
-                    t[1] += 1
-                elif probe == "T":
-                    t_rows.append(r)
+        for chunk in _chunks(self.rows):
+            for r in chunk:
+                # The fields by position, once (a StatRow is a tuple; see statrow.FIELDS): this
+                # loop runs once per row of the group; attribute look-ups were a large share.
+                _, _, item, branch, probe, proto, cue, order, pred, gold, status, correct = r[:12]
+                if gold == "tie":
+                    for tie_add in tie_feed:
+                        tie_add(r)
+                    continue
+                key = (probe, proto, cue)
+                # The key's feed and cell in one look-up (a tuple key is hashed on every use).
+                hit = route.get(key)
+                if hit is None:
+                    # No cell for N: null audio is its own unit's, not the core's.
+                    hit = route[key] = (
+                        [feeder(t) for t in fed if wants(t, key)],
+                        cells[key] if probe != "N" else Cell(),
+                    )
+                feed, c = hit
+                for add in feed:
+                    add(r)
+                if probe == "N":  # null audio: only its own unit reads N rows
+                    continue
+                rows_seen += 1
+                if status == "error":
+                    failed += 1
+                    c.errors += 1
+                    incomplete.add((probe, proto, cue, branch, item))
+                    continue
+                right = bool(correct)
+                # Per item answers and right answers of the cell are the units' sums (below):
+                # counted once per row here, not three times.
+                u = units[(probe, proto, cue, branch, item)]
+                u[0] += 1
+                u[1] += right
+                if isinstance(gold, dict) and "CA" not in gold:
+                    c.chance += chance_level(r)
+                    hits = turn_hits(r)
+                    if hits is not None:
+                        t = turns[cue][item]
+                        t[0] += hits[0]
+                        t[1] += hits[1]
+                        self._turn_positions(r, cue, item)
+                else:
+                    c.chance += 0.5
+                if status == "ok":
+                    c.parsed += 1
+                    # The common case inline (a choice), the rest through first_picks.
+                    fp = (float(pred in FIRST_LABELS), 1.0) if type(pred) is str else first_picks(r)
+                    if fp is not None:
+                        t = c.position[item]
+                        t[0] += fp[0]
+                        t[1] += fp[1]
+                elif status == "unparsed":
+                    c.unparsed += 1
+                elif status == "refused":
+                    c.refused += 1
+                if proto == "pointwise" and branch is not None:
+                    if probe == "J":
+                        j_point.append(r)
+                        t = order_cells[(cue, order)][item]
+                        t[0] += right
+                        t[1] += 1
+                    elif probe == "T":
+                        t_rows.append(r)
+            for add_rows, batch in feeds:
+                if batch:
+                    add_rows(batch)
+                    batch.clear()
         self.rows_seen, self.failed = rows_seen, failed
-        for unit in incomplete:
-            units.pop(unit, None)
-        for (probe, proto, cue, _, item), (n, k) in units.items():
+        # Units in first-seen order, so each cell's items are too (as if counted per row).
+        for unit, (n, k) in units.items():
+            probe, proto, cue, _, item = unit
             c = cells[(probe, proto, cue)]
+            c.n[item] += n
+            c.k[item] += k
+            if incomplete and unit in incomplete:
+                continue
             c.cn[item] += 1
             c.ck[item] += n == k
             c.orders = max(c.orders, n)
+        for unit in incomplete:
+            units.pop(unit, None)
         for (probe, proto, cue), c in cells.items():
             if c.position:
                 self.position[(probe, proto, cue)] = c.position
