@@ -41,6 +41,7 @@ from paraudit.builders.dimension_records import (
     DimensionBuildReport,
     DroppedItem,
     qc_row,
+    render_checked,
 )
 from paraudit.compose.dimension_starters import StarterText, conflict_texts, starter_texts
 from paraudit.compose.starter import branch_swaps
@@ -54,7 +55,6 @@ from paraudit.versions import package_version
 
 DEFAULT_VOICES = {"emphasis": "espeak-m"}
 """The voice each dimension's starter is rendered in; 'joe' (Piper) where not named."""
-MAX_TRIES = 2
 
 
 def quick_dimension_ids(dim: Dimension, n: int, seed: int = 0) -> list[str]:
@@ -108,18 +108,9 @@ def _render_checked(
     seed: int,
     report: DimensionBuildReport,
 ) -> Checked:
+    # Only emphasis texts name the words each value stresses; the other renderers take no focus.
     extra: dict[str, Any] = {} if text.focus is None else {"focus": text.focus}
-    last: Checked | None = None
-    for attempt in range(1, MAX_TRIES + 1):
-        clip = render(text.text, value, voice=voice, seed=seed + attempt - 1, **extra)
-        report.renders += 1
-        report.rerenders += attempt > 1
-        check = qc(clip, value, baseline=baseline if baseline is not None else clip)
-        last = Checked(clip, check, attempt)
-        if check.passed:
-            break
-    assert last is not None
-    return last
+    return render_checked(render, qc, text.text, value, baseline, voice, seed, report, **extra)
 
 
 def build_dimension_starter(
@@ -224,10 +215,10 @@ def build_dimension_starter(
             # Their own folder: the writer's scratch files are named 1.wav, 2.wav … as theirs are.
             (Path(scratch) / "conditions").mkdir()
             made, clips = condition_twins(
-                items, w.audio, conditions, Path(scratch) / "conditions", inv
+                items, w.files, conditions, Path(scratch) / "conditions", inv
             )
             twins += made
-            w.audio.update(clips)
+            w.files.update(clips)
             report.twins_written.update(inv.written)
             for variant, reasons in inv.dropped.items():
                 report.twins_dropped += [
@@ -273,7 +264,7 @@ def build_dimension_starter(
                 },
             },
         )
-        write_dataset(out, manifest, [*items, *twins], w.audio)
+        write_dataset(out, manifest, [*items, *twins], w.files)
     report.items_written = len(items)
     report.seconds = time.perf_counter() - t0
     return report
@@ -383,7 +374,7 @@ def _item(
             Branch(
                 emotions=(v,),
                 audio=(w.add(c.clip.samples, c.clip.rate),),
-                response=Response(text=text.responses[v], emotion=v, audio=w.add_file(reply.path)),
+                response=Response(text=text.responses[v], emotion=v, audio=w.name(reply.path)),
             )
         )
     meta: dict[str, Any] = {
