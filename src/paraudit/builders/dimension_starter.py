@@ -46,7 +46,7 @@ from paraudit.builders.dimension_records import (
 from paraudit.compose.dimension_starters import StarterText, conflict_texts, starter_texts
 from paraudit.compose.starter import branch_swaps
 from paraudit.dimensions import registry
-from paraudit.dimensions.base import Dimension, QcCheck, RenderedClip
+from paraudit.dimensions.base import Dimension, RenderedClip
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import write_dataset
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
@@ -96,21 +96,6 @@ def parse_voices(dim: Dimension, text: str) -> tuple[str, ...]:
     from paraudit.render.offline_chain import pick_voices
 
     return pick_voices(text, dimension_voices(dim), f"{dim.name}'s renderer")
-
-
-def _render_checked(
-    render: Callable[..., RenderedClip],
-    qc: Callable[..., QcCheck],
-    text: StarterText,
-    value: str,
-    baseline: RenderedClip | None,
-    voice: str,
-    seed: int,
-    report: DimensionBuildReport,
-) -> Checked:
-    # Only emphasis texts name the words each value stresses; the other renderers take no focus.
-    extra: dict[str, Any] = {} if text.focus is None else {"focus": text.focus}
-    return render_checked(render, qc, text.text, value, baseline, voice, seed, report, **extra)
 
 
 def build_dimension_starter(
@@ -171,10 +156,18 @@ def build_dimension_starter(
         twins: list[AuditItem] = []
 
         def checked_in(v_name: str, text: StarterText) -> tuple[dict[str, Checked], str]:
-            base = _render_checked(render, qc, text, ref, None, v_name, seed, report)
+            # Only emphasis texts name the words each value stresses; other renderers take none.
+            extra: dict[str, Any] = {} if text.focus is None else {"focus": text.focus}
+
+            def check(v: str, baseline: RenderedClip | None) -> Checked:
+                return render_checked(
+                    render, qc, text.text, v, baseline, v_name, seed, report, **extra
+                )
+
+            base = check(ref, None)
             checked = {ref: base}
             for v in values[1:]:
-                checked[v] = _render_checked(render, qc, text, v, base.clip, v_name, seed, report)
+                checked[v] = check(v, base.clip)
             failed = [(v, c) for v, c in checked.items() if not c.check.passed]
             return checked, "; ".join(f"{v}: {' '.join(c.check.reasons)}" for v, c in failed)
 
