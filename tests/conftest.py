@@ -35,18 +35,20 @@ def tone(path: Path, freq: float = 150.0, seconds: float = 1.0, amp: float = 0.3
 
 class ToneClips:
     """Tone clips written into one folder for a dataset being made: calling it with a frequency
-    (and length) writes the clip once and returns its dataset name; `audio` maps every name
-    to its file, as `write_dataset` wants it."""
+    (and length, and amplitude) writes the clip once and returns its dataset name; `audio` maps
+    every name to its file, as `write_dataset` wants it."""
 
     def __init__(self, folder: Path, prefix: str = "", seconds: float = 1.0) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.folder, self.prefix, self.seconds = folder, prefix, seconds
         self.audio: dict[str, Path] = {}
 
-    def __call__(self, freq: float, seconds: float | None = None) -> str:
+    def __call__(self, freq: float, seconds: float | None = None, amp: float | None = None) -> str:
         length = self.seconds if seconds is None else seconds
-        p = self.folder / f"{self.prefix}{freq}-{length}.wav"
-        rel = audio_name(tone(p, freq, length))
+        # A quieter tone of the same pitch and length is another file, not an overwrite.
+        loud = "" if amp is None else f"-{amp}"
+        p = self.folder / f"{self.prefix}{freq}-{length}{loud}.wav"
+        rel = audio_name(tone(p, freq, length) if amp is None else tone(p, freq, length, amp))
         self.audio[rel] = p
         return rel
 

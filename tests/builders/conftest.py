@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -172,3 +173,14 @@ def starter_built(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
         assert "dataset validates" in output
 
     return built_once(tmp_path_factory, f"dimension-starter-{name}", make) / "ds"
+
+
+def starter_built_fixture(names: tuple[str, ...]) -> Any:
+    """A module-scoped fixture `built`, one parameter per dimension of `names`: its
+    `starter_built` set. A test module takes it as `built = starter_built_fixture(NAMES)`."""
+
+    @pytest.fixture(scope="module", params=names)
+    def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+        return starter_built(tmp_path_factory, request.param)
+
+    return built

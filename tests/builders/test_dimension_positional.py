@@ -15,15 +15,13 @@ import soundfile as sf
 from paraudit.compose.dimension_starters import positional_texts
 from paraudit.dimensions import registry
 from paraudit.items.dataset import load_dataset
-from tests.builders.conftest import cli, starter_built
+from tests.builders.conftest import cli, starter_built_fixture
 from tests.render.independent import interior_gaps_s, sounding_span_s, voiced_share
 
 NAMES = ("urgency", "whisper", "hesitation")
 
 
-@pytest.fixture(scope="module", params=NAMES)
-def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return starter_built(tmp_path_factory, request.param)
+built = starter_built_fixture(NAMES)
 
 
 def test_each_conversation_changes_once_at_a_different_turn(built: Path) -> None:

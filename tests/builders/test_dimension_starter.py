@@ -18,15 +18,13 @@ from paraudit.dimensions.base import RenderedClip
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import load_dataset
 from paraudit.items.validate import errors_of, validate_dataset
-from tests.builders.conftest import STARTER_LIMIT, cli, starter_built
+from tests.builders.conftest import STARTER_LIMIT, cli, starter_built_fixture
 
 NEW = ("urgency", "hesitation", "whisper", "emphasis", "sarcasm")
 LIMIT = STARTER_LIMIT
 
 
-@pytest.fixture(scope="module", params=NEW)
-def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return starter_built(tmp_path_factory, request.param)
+built = starter_built_fixture(NEW)
 
 
 def test_the_set_is_a_valid_dataset_of_its_dimension(built: Path) -> None:

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from paraudit.items.dataset import audio_name, write_dataset
+from paraudit.items.dataset import write_dataset
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
-from tests.conftest import tone
+from tests.conftest import ToneClips
 
 ANGRY_REPLIES = (
     "That is unacceptable; I will demand a refund and fix this.",
@@ -22,15 +23,7 @@ SAD_REPLIES = (
 def single_turn_set(root: Path, tmp: Path, n: int = 30, ties: int = 0) -> Path:
     """`n` single-turn angry/sad items, which branch is angry alternating; then `ties` tie
     items (`meta.tie`: one reply fits both branches, the other is as fitting: "either")."""
-    tmp.mkdir(parents=True, exist_ok=True)
-    audio: dict[str, Path] = {}
-
-    def clip(freq: float, seconds: float = 1.0) -> str:
-        p = tmp / f"{freq:.1f}-{seconds}.wav"
-        rel = audio_name(tone(p, freq, seconds))
-        audio[rel] = p
-        return rel
-
+    clip = ToneClips(tmp)
     items = []
     for i in range(n):
         angry = Branch(emotions=("angry",), audio=(clip(200 + i),),
@@ -66,7 +59,7 @@ def single_turn_set(root: Path, tmp: Path, n: int = 30, ties: int = 0) -> Path:
             )
         )
     write_dataset(
-        root, DatasetManifest(name="pressure", tasks=("single-turn-emotions",)), items, audio
+        root, DatasetManifest(name="pressure", tasks=("single-turn-emotions",)), items, clip.audio
     )
     return root
 
@@ -82,15 +75,7 @@ def conflict_set(root: Path, tmp: Path, n: int = 16, agree: int = 0) -> Path:
     with surprise (congruent: a surprised reply) or sadly (conflict: a comforting reply), which
     branch is which alternating; then `agree` items declared conflict whose words read
     negative, as their sad voice does (what validate must refuse)."""
-    tmp.mkdir(parents=True, exist_ok=True)
-    audio: dict[str, Path] = {}
-
-    def clip(freq: float, seconds: float = 1.0, amp: float = 0.3) -> str:
-        p = tmp / f"{freq:.1f}-{seconds}-{amp}.wav"
-        rel = audio_name(tone(p, freq, seconds, amp))
-        audio[rel] = p
-        return rel
-
+    clip = ToneClips(tmp)
     items = []
     for i in range(n + agree):
         surprised = Branch(emotions=("surprised",), audio=(clip(220 + i),),
@@ -114,7 +99,7 @@ def conflict_set(root: Path, tmp: Path, n: int = 16, agree: int = 0) -> Path:
             )
         )  # fmt: skip
     write_dataset(
-        root, DatasetManifest(name="conflict", tasks=("single-turn-emotions",)), items, audio
+        root, DatasetManifest(name="conflict", tasks=("single-turn-emotions",)), items, clip.audio
     )
     return root
 
@@ -122,14 +107,7 @@ def conflict_set(root: Path, tmp: Path, n: int = 16, agree: int = 0) -> Path:
 def whisper_set(root: Path, tmp: Path, n: int = 4, ties: int = 2) -> Path:
     """A non-emotion dataset (dimension whisper): `n` voiced/whispered items, branch 0
     alternating, then `ties` tie items (both branches voiced, `meta.tie`)."""
-    tmp.mkdir(parents=True, exist_ok=True)
-    audio: dict[str, Path] = {}
-
-    def clip(freq: float, seconds: float = 1.0) -> str:
-        p = tmp / f"{freq:.1f}-{seconds}.wav"
-        rel = audio_name(tone(p, freq, seconds))
-        audio[rel] = p
-        return rel
+    clip = ToneClips(tmp)
 
     def branch(value: str, freq: float, text: str) -> Branch:
         reply = Response(text=text, emotion="voiced", audio=clip(freq + 200, 0.8))
@@ -150,7 +128,7 @@ def whisper_set(root: Path, tmp: Path, n: int = 4, ties: int = 2) -> Path:
                                branches=(a, b), meta={"tie": True}))  # fmt: skip
     manifest = DatasetManifest(name="whisper", tasks=("single-turn-whisper",),
                                dimension="whisper", emotions=("voiced", "whispered"))  # fmt: skip
-    write_dataset(root, manifest, items, audio)
+    write_dataset(root, manifest, items, clip.audio)
     return root
 
 
@@ -164,15 +142,7 @@ def starter_conflict_set(root: Path, tmp: Path, ids: set[str] | None = None) -> 
     from paraudit.qc.conflict import check_conflict
     from paraudit.sources.starter import conflict_sources
 
-    tmp.mkdir(parents=True, exist_ok=True)
-    audio: dict[str, Path] = {}
-
-    def clip(n: int, seconds: float) -> str:
-        p = tmp / f"{n}-{seconds}.wav"
-        rel = audio_name(tone(p, 100.0 + 3 * n, seconds))
-        audio[rel] = p
-        return rel
-
+    clip = ToneClips(tmp)
     sources = [s for s in conflict_sources() if ids is None or s.id in ids]
     swaps = branch_swaps(_by_pair(sources), 0)
     items = []
@@ -180,21 +150,12 @@ def starter_conflict_set(root: Path, tmp: Path, ids: set[str] | None = None) -> 
         voice = next(e for e in s.emotions if e != s.words)
         check = check_conflict(s.text, s.words, voice, VALENCE)
         assert check.passed, (s.id, check.reasons)
-        branches = [
-            Branch(emotions=(e,), audio=(clip(4 * k + j, 1.0),),
-                   response=Response(text=r.text, emotion=r.emotion,
-                                     audio=clip(4 * k + j + 2, 0.8)))
-            for j, (e, r) in enumerate(zip(s.emotions, s.responses, strict=True))
-        ]  # fmt: skip
-        if s.id in swaps:
-            branches.reverse()
-        items.append(AuditItem(id=s.id, task="single-turn-emotions",
-                               context=(Turn(speaker="human", text=s.text),),
-                               branches=(branches[0], branches[1]),
-                               meta={"pair": "/".join(s.emotions),
-                                     "conflict": check.meta(s.words, voice)}))  # fmt: skip
+        replies = [(e, r.text, r.emotion) for e, r in zip(s.emotions, s.responses, strict=True)]
+        meta = {"pair": "/".join(s.emotions), "conflict": check.meta(s.words, voice)}
+        items.append(_conflict_item(clip, k, s.id, "single-turn-emotions", s.text, replies,
+                                    s.id in swaps, meta))  # fmt: skip
     manifest = DatasetManifest(name="starter-conflict", tasks=("single-turn-emotions",))
-    write_dataset(root, manifest, items, audio)
+    write_dataset(root, manifest, items, clip.audio)
     return root
 
 
@@ -206,15 +167,7 @@ def dimension_conflict_set(root: Path, tmp: Path, name: str) -> Path:
     from paraudit.qc.conflict import check_words
 
     dim = get(name)
-    tmp.mkdir(parents=True, exist_ok=True)
-    audio: dict[str, Path] = {}
-
-    def clip(n: int, seconds: float) -> str:
-        p = tmp / f"{n}-{seconds}.wav"
-        rel = audio_name(tone(p, 100.0 + 3 * n, seconds))
-        audio[rel] = p
-        return rel
-
+    clip = ToneClips(tmp)
     items = []
     for k, t in enumerate(conflict_texts(dim)):
         assert t.words is not None
@@ -222,18 +175,36 @@ def dimension_conflict_set(root: Path, tmp: Path, name: str) -> Path:
         check = check_words(t.text, t.words, voice, dim)
         assert check.passed, (t.id, check.reasons)
         values = [v.name for v in dim.values]
-        branches = [
-            Branch(emotions=(v,), audio=(clip(4 * k + j, 1.0),),
-                   response=Response(text=t.responses[v], emotion=v,
-                                     audio=clip(4 * k + j + 2, 0.8)))
-            for j, v in enumerate(values[::-1] if k % 2 else values)
-        ]  # fmt: skip
-        items.append(AuditItem(id=t.id, task=dim.task_for("single-turn"),
-                               context=(Turn(speaker="human", text=t.text),),
-                               branches=(branches[0], branches[1]),
-                               meta={"dimension": name, "pair": "/".join(values),
-                                     "conflict": check.meta(t.words, voice)}))  # fmt: skip
+        replies = [(v, t.responses[v], v) for v in (values[::-1] if k % 2 else values)]
+        meta = {"dimension": name, "pair": "/".join(values), "conflict": check.meta(t.words, voice)}
+        items.append(_conflict_item(clip, k, t.id, dim.task_for("single-turn"), t.text, replies,
+                                    False, meta))  # fmt: skip
     manifest = DatasetManifest(name=f"{name}-conflict", tasks=(dim.task_for("single-turn"),),
                                dimension=name, emotions=dim.names)  # fmt: skip
-    write_dataset(root, manifest, items, audio)
+    write_dataset(root, manifest, items, clip.audio)
     return root
+
+
+def _conflict_item(
+    clip: ToneClips,
+    k: int,
+    item_id: str,
+    task: str,
+    text: str,
+    replies: list[tuple[str, str, str]],
+    swap: bool,
+    meta: dict[str, Any],
+) -> AuditItem:
+    """The `k`th item of a conflict set: `text` said once per (value, reply, reply's tone) of
+    `replies`, each branch with its own tones (four per item), branch order reversed by `swap`
+    after the tones are given, so a value's clip does not depend on which branch it lands in."""
+    branches = [
+        Branch(emotions=(value,), audio=(clip(100 + 3 * (4 * k + j), 1.0),),
+               response=Response(text=reply, emotion=tone_of_reply,
+                                 audio=clip(100 + 3 * (4 * k + j + 2), 0.8)))
+        for j, (value, reply, tone_of_reply) in enumerate(replies)
+    ]  # fmt: skip
+    if swap:
+        branches.reverse()
+    return AuditItem(id=item_id, task=task, context=(Turn(speaker="human", text=text),),
+                     branches=(branches[0], branches[1]), meta=meta)  # fmt: skip

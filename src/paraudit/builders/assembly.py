@@ -3,14 +3,13 @@ kept every clip of a pair, and the item with branch 0 in place."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Protocol
 
 from paraudit.builders.branches import Signature, signatures
 from paraudit.builders.composing import ID_PREFIX, Candidate, Composed
 from paraudit.builders.scorer import TurnRequest
 from paraudit.builders.voicing import Voiced
-from paraudit.items.dataset import AUDIO_DIR, sha256_file
+from paraudit.items.dataset import AudioFiles
 from paraudit.items.records import AuditItem, Branch, Response
 from paraudit.sources.emocf import SentencePair
 
@@ -38,22 +37,6 @@ def voice_jobs(o: ItemOptions, c: Composed, voices: dict[str, str]) -> list[Turn
         text, tone = c.responses[side]
         jobs.append(TurnRequest(text, tone, "assistant", voices["assistant"]))
     return jobs
-
-
-class AudioFiles:
-    """Audio files by content hash (source file names never reach an item)."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, Path] = {}
-        self._names: dict[Path, str] = {}
-
-    def name(self, path: Path) -> str:
-        if path not in self._names:
-            suffix = path.suffix.lower() or ".wav"
-            rel = f"{AUDIO_DIR}/{sha256_file(path)}{suffix}"
-            self._names[path] = rel
-            self.files[rel] = path
-        return self._names[path]
 
 
 def sides(c: Composed) -> tuple[Signature, Signature]:

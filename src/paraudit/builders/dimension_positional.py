@@ -23,13 +23,12 @@ from paraudit.builders.dimension_records import (
     DimensionBuildReport,
     DroppedItem,
     qc_row,
+    render_checked,
 )
 from paraudit.compose.dimension_starters import PositionalText
 from paraudit.compose.starter import branch_swaps
 from paraudit.dimensions.base import Dimension, QcCheck, RenderedClip
 from paraudit.items.records import AuditItem, Branch, Response, Turn
-
-MAX_TRIES = 2
 
 
 def positional_items(
@@ -80,37 +79,16 @@ def _render_turns(
     failed = []
     for h, i in enumerate(text.human_turns()):
         words = text.turns[i].text
-        base = _checked(render, qc, words, ref, None, voice, seed, report)
+        base = render_checked(render, qc, words, ref, None, voice, seed, report)
         out[(h, ref)] = base
         if h >= first:
-            out[(h, marked)] = _checked(render, qc, words, marked, base.clip, voice, seed, report)
+            out[(h, marked)] = render_checked(
+                render, qc, words, marked, base.clip, voice, seed, report
+            )
     for (h, v), c in out.items():
         if not c.check.passed:
             failed.append(f"human turn {h + 1} {v}: {' '.join(c.check.reasons)}")
     return out, "; ".join(failed)
-
-
-def _checked(
-    render: Callable[..., RenderedClip],
-    qc: Callable[..., QcCheck],
-    words: str,
-    value: str,
-    baseline: RenderedClip | None,
-    voice: str,
-    seed: int,
-    report: DimensionBuildReport,
-) -> Checked:
-    last: Checked | None = None
-    for attempt in range(1, MAX_TRIES + 1):
-        clip = render(words, value, voice=voice, seed=seed + attempt - 1)
-        report.renders += 1
-        report.rerenders += attempt > 1
-        check = qc(clip, value, baseline=baseline if baseline is not None else clip)
-        last = Checked(clip, check, attempt)
-        if check.passed:
-            break
-    assert last is not None
-    return last
 
 
 def _item(
@@ -129,7 +107,7 @@ def _item(
     humans = text.human_turns()
     # An assistant turn's own audio is the same in both branches.
     spoken = {
-        i: w.add_file(assistant.render(t.text, "assistant", neutral).path)
+        i: w.name(assistant.render(t.text, "assistant", neutral).path)
         for i, t in enumerate(text.turns)
         if t.speaker == "assistant"
     }
@@ -157,7 +135,7 @@ def _item(
             Branch(
                 emotions=tuple(values),
                 audio=tuple(audio),
-                response=Response(text=b.response, emotion=marked, audio=w.add_file(reply.path)),
+                response=Response(text=b.response, emotion=marked, audio=w.name(reply.path)),
             )
         )
         rows.append(qc)

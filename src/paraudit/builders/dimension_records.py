@@ -1,9 +1,11 @@
 """The records a dimension build shares between its single-turn and positional parts
 (builders/dimension_starter.py, builders/dimension_positional.py): what it reports, a clip that
-passed or failed QC, and the writer that names clips by content."""
+passed or failed QC, the writer that names clips by content, and the render-and-check step both
+parts take for every clip (here rather than in either part, which must not import each other)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,11 @@ import numpy as np
 import soundfile as sf
 
 from paraudit.dimensions.base import QcCheck, RenderedClip
-from paraudit.items.dataset import AUDIO_DIR, sha256_file
+from paraudit.items.dataset import AudioFiles
+
+MAX_TRIES = 2
+"""Renderings a clip gets: a rejected one is rendered again with the next seed (renderers that
+draw noise change; the deterministic ones do not, and the second failure drops the item)."""
 
 
 @dataclass(frozen=True)
@@ -45,26 +51,19 @@ class Checked:
     attempts: int
 
 
-class ClipWriter:
-    """Clips → content-hashed WAVs in a scratch folder, the dataset's audio map beside it."""
+class ClipWriter(AudioFiles):
+    """Clips → content-hashed WAVs in a scratch folder (`files`: the dataset's audio map)."""
 
     def __init__(self, folder: Path) -> None:
+        super().__init__()
         self.folder = folder
-        self.audio: dict[str, Path] = {}
         self._n = 0
 
     def add(self, samples: np.ndarray[Any, Any], rate: int) -> str:
         self._n += 1
         path = self.folder / f"{self._n}.wav"
         sf.write(str(path), np.asarray(samples, dtype=np.float32), rate, subtype="PCM_16")
-        rel = f"{AUDIO_DIR}/{sha256_file(path)}.wav"
-        self.audio.setdefault(rel, path)
-        return rel
-
-    def add_file(self, path: Path) -> str:
-        rel = f"{AUDIO_DIR}/{sha256_file(path)}.wav"
-        self.audio.setdefault(rel, path)
-        return rel
+        return self.name(path)
 
 
 def qc_row(value: str, c: Checked) -> dict[str, Any]:
@@ -75,3 +74,30 @@ def qc_row(value: str, c: Checked) -> dict[str, Any]:
         "measures": dict(c.check.measures),
         **({"reasons": list(c.check.reasons)} if c.check.reasons else {}),
     }
+
+
+def render_checked(
+    render: Callable[..., RenderedClip],
+    qc: Callable[..., QcCheck],
+    words: str,
+    value: str,
+    baseline: RenderedClip | None,
+    voice: str,
+    seed: int,
+    report: DimensionBuildReport,
+    **extra: Any,
+) -> Checked:
+    """`words` rendered with `value` in `voice` (`extra` passed on to `render`) and checked by
+    `qc` against `baseline`, or against itself when there is none (the reference value), up to
+    MAX_TRIES times; the last attempt, passed or not, with the renders counted in `report`."""
+    last: Checked | None = None
+    for attempt in range(1, MAX_TRIES + 1):
+        clip = render(words, value, voice=voice, seed=seed + attempt - 1, **extra)
+        report.renders += 1
+        report.rerenders += attempt > 1
+        check = qc(clip, value, baseline=baseline if baseline is not None else clip)
+        last = Checked(clip, check, attempt)
+        if check.passed:
+            break
+    assert last is not None
+    return last

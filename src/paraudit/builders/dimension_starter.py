@@ -41,11 +41,12 @@ from paraudit.builders.dimension_records import (
     DimensionBuildReport,
     DroppedItem,
     qc_row,
+    render_checked,
 )
 from paraudit.compose.dimension_starters import StarterText, conflict_texts, starter_texts
 from paraudit.compose.starter import branch_swaps
 from paraudit.dimensions import registry
-from paraudit.dimensions.base import Dimension, QcCheck, RenderedClip
+from paraudit.dimensions.base import Dimension, RenderedClip
 from paraudit.errors import ParauditError
 from paraudit.items.dataset import write_dataset
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
@@ -54,7 +55,6 @@ from paraudit.versions import package_version
 
 DEFAULT_VOICES = {"emphasis": "espeak-m"}
 """The voice each dimension's starter is rendered in; 'joe' (Piper) where not named."""
-MAX_TRIES = 2
 
 
 def quick_dimension_ids(dim: Dimension, n: int, seed: int = 0) -> list[str]:
@@ -96,30 +96,6 @@ def parse_voices(dim: Dimension, text: str) -> tuple[str, ...]:
     from paraudit.render.offline_chain import pick_voices
 
     return pick_voices(text, dimension_voices(dim), f"{dim.name}'s renderer")
-
-
-def _render_checked(
-    render: Callable[..., RenderedClip],
-    qc: Callable[..., QcCheck],
-    text: StarterText,
-    value: str,
-    baseline: RenderedClip | None,
-    voice: str,
-    seed: int,
-    report: DimensionBuildReport,
-) -> Checked:
-    extra: dict[str, Any] = {} if text.focus is None else {"focus": text.focus}
-    last: Checked | None = None
-    for attempt in range(1, MAX_TRIES + 1):
-        clip = render(text.text, value, voice=voice, seed=seed + attempt - 1, **extra)
-        report.renders += 1
-        report.rerenders += attempt > 1
-        check = qc(clip, value, baseline=baseline if baseline is not None else clip)
-        last = Checked(clip, check, attempt)
-        if check.passed:
-            break
-    assert last is not None
-    return last
 
 
 def build_dimension_starter(
@@ -180,10 +156,18 @@ def build_dimension_starter(
         twins: list[AuditItem] = []
 
         def checked_in(v_name: str, text: StarterText) -> tuple[dict[str, Checked], str]:
-            base = _render_checked(render, qc, text, ref, None, v_name, seed, report)
+            # Only emphasis texts name the words each value stresses; other renderers take none.
+            extra: dict[str, Any] = {} if text.focus is None else {"focus": text.focus}
+
+            def check(v: str, baseline: RenderedClip | None) -> Checked:
+                return render_checked(
+                    render, qc, text.text, v, baseline, v_name, seed, report, **extra
+                )
+
+            base = check(ref, None)
             checked = {ref: base}
             for v in values[1:]:
-                checked[v] = _render_checked(render, qc, text, v, base.clip, v_name, seed, report)
+                checked[v] = check(v, base.clip)
             failed = [(v, c) for v, c in checked.items() if not c.check.passed]
             return checked, "; ".join(f"{v}: {' '.join(c.check.reasons)}" for v, c in failed)
 
@@ -224,10 +208,10 @@ def build_dimension_starter(
             # Their own folder: the writer's scratch files are named 1.wav, 2.wav … as theirs are.
             (Path(scratch) / "conditions").mkdir()
             made, clips = condition_twins(
-                items, w.audio, conditions, Path(scratch) / "conditions", inv
+                items, w.files, conditions, Path(scratch) / "conditions", inv
             )
             twins += made
-            w.audio.update(clips)
+            w.files.update(clips)
             report.twins_written.update(inv.written)
             for variant, reasons in inv.dropped.items():
                 report.twins_dropped += [
@@ -273,7 +257,7 @@ def build_dimension_starter(
                 },
             },
         )
-        write_dataset(out, manifest, [*items, *twins], w.audio)
+        write_dataset(out, manifest, [*items, *twins], w.files)
     report.items_written = len(items)
     report.seconds = time.perf_counter() - t0
     return report
@@ -383,7 +367,7 @@ def _item(
             Branch(
                 emotions=(v,),
                 audio=(w.add(c.clip.samples, c.clip.rate),),
-                response=Response(text=text.responses[v], emotion=v, audio=w.add_file(reply.path)),
+                response=Response(text=text.responses[v], emotion=v, audio=w.name(reply.path)),
             )
         )
     meta: dict[str, Any] = {

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from paraudit import __version__
-from paraudit.builders.assembly import AudioFiles, assemble, qc_failures, sides, voice_jobs
+from paraudit.builders.assembly import assemble, qc_failures, sides, voice_jobs
 from paraudit.builders.branches import branch_zero
 from paraudit.builders.composing import (
     TASKS,
@@ -36,7 +36,7 @@ from paraudit.compose.llm import ComposerLLM
 from paraudit.compose.parse import Rejection
 from paraudit.dimensions.emotion import DEFAULT_VOCABULARY
 from paraudit.errors import ParauditError
-from paraudit.items.dataset import write_dataset
+from paraudit.items.dataset import AudioFiles, write_dataset
 from paraudit.items.records import AuditItem, DatasetManifest
 from paraudit.pools import interruptible_pool
 from paraudit.sources.emocf import SentencePair, read_emocf

@@ -21,7 +21,7 @@ from typing import Any
 from paraudit import __version__
 from paraudit.items.balance import MIN_ITEMS
 from paraudit.items.conflict import ConflictError
-from paraudit.items.dataset import AUDIO_DIR, sha256_file, write_dataset
+from paraudit.items.dataset import AudioFiles, write_dataset
 from paraudit.items.records import (
     AuditItem,
     Branch,
@@ -90,8 +90,7 @@ class _Assembler:
     def __init__(self, renderer: Renderer, report: BuildReport) -> None:
         self.renderer = renderer
         self.report = report
-        self.audio: dict[str, Path] = {}
-        self._names: dict[Path, str] = {}
+        self.audio = AudioFiles()
         self.done: dict[RenderJob, VerifiedClip] = {}
         self.planning: list[RenderJob] | None = None
 
@@ -111,12 +110,7 @@ class _Assembler:
         return v
 
     def name(self, v: VerifiedClip) -> str:
-        path = v.clip.path
-        if path not in self._names:
-            rel = f"{AUDIO_DIR}/{sha256_file(path)}.wav"
-            self._names[path] = rel
-            self.audio[rel] = path
-        return self._names[path]
+        return self.audio.name(v.clip.path)
 
 
 # Returned during the planning pass only; never reaches an item (that pass discards its items).
@@ -454,14 +448,14 @@ def build_starter(
     if conflict and not any("conflict" in it.meta for it in items):
         why = report.conflict_refused[0] if report.conflict_refused else "their clips failed QC"
         raise ConflictError(f"--conflict: no conflict item survived ({why}); nothing written")
-    audio = dict(asm.audio)
+    audio = dict(asm.audio.files)
     twins: list[AuditItem] = []
     originals = {it.id: it for it in items}
     for other in (voices or ())[1:]:
         timbred = Renderer(voice, cache_dir, other)
         kept = [(i, j) for i, j in sources if i in originals]
         again, asm_v = _assemble(timbred, BuildReport(), kept, workers, on_progress)
-        audio.update(asm_v.audio)
+        audio.update(asm_v.audio.files)
         for item_id, item in again.items():
             variant = f"speaker-{other}"
             if item is None:

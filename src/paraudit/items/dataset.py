@@ -52,6 +52,25 @@ def audio_name(data: bytes, suffix: str = ".wav") -> str:
     return f"{AUDIO_DIR}/{sha256_bytes(data)}{suffix}"
 
 
+class AudioFiles:
+    """Audio files by content hash (source file names never reach an item): `name` gives a
+    file's dataset name, audio/<sha256><its suffix>, and `files` maps each name to a file
+    holding its bytes, as `write_dataset` wants it. Files with the same bytes share one name."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, Path] = {}
+        self._names: dict[Path, str] = {}
+
+    def name(self, path: Path) -> str:
+        # Builds name the same cached rendering many times: each file is hashed once.
+        if path not in self._names:
+            suffix = path.suffix.lower() or ".wav"
+            rel = f"{AUDIO_DIR}/{sha256_file(path)}{suffix}"
+            self._names[path] = rel
+            self.files[rel] = path
+        return self._names[path]
+
+
 def item_to_json(item: AuditItem) -> str:
     return json.dumps(item.model_dump(mode="json"), ensure_ascii=False, sort_keys=False)
 
