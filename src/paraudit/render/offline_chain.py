@@ -110,12 +110,16 @@ def change_timbre(samples: np.ndarray, rate: int, timbre: Timbre, seed: int) -> 
 
 
 def lengthen_phrase_ends(
-    samples: np.ndarray, rate: int, *, factor: float, window_s: float
+    samples: np.ndarray, rate: int, *, factor: float, window_s: float, seed: int = 0
 ) -> np.ndarray:
     """Stretch the last `window_s` of voicing by `factor` (PSOLA duration tier): the drawn-out
-    final syllable before a hesitation pause, without touching the words before it."""
+    final syllable before a hesitation pause, without touching the words before it.
+
+    Seeded: a resynthesis that changes durations draws from Praat's random generator (three
+    renders of one hesitant text in one process gave three different clips, and a clip near a
+    QC limit then passed or failed by chance: a flaky build test)."""
     import parselmouth
-    from parselmouth.praat import call
+    from parselmouth.praat import call, run
 
     from paraudit.audio.pitch import estimate_f0_median, last_voiced_time, pitch_bounds
 
@@ -125,14 +129,18 @@ def lengthen_phrase_ends(
     end = last_voiced_time(pitch.xs(), pitch.selected_array["frequency"], snd.duration)
     start = max(0.0, end - window_s)
     with LOCAL_COMPUTE:
-        manip = call(snd, "To Manipulation", 0.01, lo, hi)
-        tier = call(manip, "Extract duration tier")
-        # A 20 ms ramp each side: a step in the tier clicks.
-        for t, v in ((start - 0.02, 1.0), (start, factor), (end, factor), (end + 0.02, 1.0)):
-            if 0.0 < t < snd.duration:
-                call(tier, "Add point", t, v)
-        call([manip, tier], "Replace duration tier")
-        out = call(manip, "Get resynthesis (overlap-add)")
+        run(f"random_initializeWithSeedUnsafelyButPredictably ({seed})")
+        try:
+            manip = call(snd, "To Manipulation", 0.01, lo, hi)
+            tier = call(manip, "Extract duration tier")
+            # A 20 ms ramp each side: a step in the tier clicks.
+            for t, v in ((start - 0.02, 1.0), (start, factor), (end, factor), (end + 0.02, 1.0)):
+                if 0.0 < t < snd.duration:
+                    call(tier, "Add point", t, v)
+            call([manip, tier], "Replace duration tier")
+            out = call(manip, "Get resynthesis (overlap-add)")
+        finally:
+            run("random_initializeSafelyAndUnpredictably ()")
     return np.asarray(out.values[0], dtype=np.float64)
 
 
@@ -160,7 +168,7 @@ def render_piper(
     if lengthen != 1.0 and len(parts) > 1:
         # Only phrases followed by a pause are drawn out: the sentence's last word is not.
         parts = [
-            lengthen_phrase_ends(p, rate, factor=lengthen, window_s=0.22)
+            lengthen_phrase_ends(p, rate, factor=lengthen, window_s=0.22, seed=seed + i)
             if i < len(parts) - 1
             else p
             for i, p in enumerate(parts)
