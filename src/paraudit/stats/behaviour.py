@@ -48,41 +48,55 @@ def _pointwise(rows: Iterable[Row], probe: str) -> list[Row]:
     ]
 
 
-def audio_and_pairs(rows: list[Row]) -> tuple[Tally, Tally]:
-    """(audio sensitivity, pair accuracy) per item, over pointwise J branch pairs."""
-    by: dict[tuple[str, str, str], dict[int, Row]] = defaultdict(dict)
+def j_rates(rows: list[Row], text_only: dict[tuple[str, str], int]) -> tuple[Tally, ...]:
+    """Per item, over the pointwise J rows: (audio sensitivity, pair accuracy, choice order
+    consistency, J–T agreement), in one pass that finds each row's chosen branch once (the
+    summary asks all four per cue; three passes each re-reading every row were most of its
+    rates' time). `text_only`: `text_only_choices` of the transcript control's rows ({} for
+    none)."""
+    pair: dict[tuple[str, str, str], dict[int, tuple[Row, int | None]]] = defaultdict(dict)
+    by_order: dict[tuple[str, str, int], dict[str, int]] = defaultdict(dict)
+    agree = _tally()
     for r in _pointwise(rows, "J"):
+        c, b = chosen_branch(r), branch_of(r)
         if answered(r):
-            by[(r.item_id, r.cue, r.order)][branch_of(r)] = r
+            pair[(r.item_id, r.cue, r.order)][b] = (r, c)
+        if c is not None:
+            by_order[(r.item_id, r.cue, b)][r.order] = c
+            tc = text_only.get((r.item_id, r.order))
+            if tc is not None:
+                agree[r.item_id][0] += c == tc
+                agree[r.item_id][1] += 1
     flips, pairs = _tally(), _tally()
-    for (item, _, _), both in by.items():
+    for (item, _, _), both in pair.items():
         if len(both) != 2:
             continue
-        pairs[item][0] += bool(both[0].correct) and bool(both[1].correct)
+        (r0, c0), (r1, c1) = both[0], both[1]
+        pairs[item][0] += bool(r0.correct) and bool(r1.correct)
         pairs[item][1] += 1
-        c0, c1 = chosen_branch(both[0]), chosen_branch(both[1])
         if c0 is not None and c1 is not None:
             flips[item][0] += c0 != c1
             flips[item][1] += 1
+    consistency = _tally()
+    for (item, _, _), orders in by_order.items():
+        if "ab" in orders and "ba" in orders:
+            consistency[item][0] += orders["ab"] == orders["ba"]
+            consistency[item][1] += 1
+    return flips, pairs, consistency, agree
+
+
+def audio_and_pairs(rows: list[Row]) -> tuple[Tally, Tally]:
+    """(audio sensitivity, pair accuracy) per item, over pointwise J branch pairs."""
+    flips, pairs, _, _ = j_rates(rows, {})
     return flips, pairs
 
 
 def choice_order_consistency(rows: list[Row]) -> Tally:
     """Per item: pointwise J questions asked in both orders that pick the same response."""
-    by: dict[tuple[str, str, int], dict[str, int]] = defaultdict(dict)
-    for r in _pointwise(rows, "J"):
-        c = chosen_branch(r)
-        if c is not None:
-            by[(r.item_id, r.cue, branch_of(r))][r.order] = c
-    out = _tally()
-    for (item, _, _), orders in by.items():
-        if "ab" in orders and "ba" in orders:
-            out[item][0] += orders["ab"] == orders["ba"]
-            out[item][1] += 1
-    return out
+    return j_rates(rows, {})[2]
 
 
-def _text_only(rows: list[Row]) -> dict[tuple[str, str], int]:
+def text_only_choices(rows: list[Row]) -> dict[tuple[str, str], int]:
     """(item, order) → the branch T's text-only choice picked (its first answer there)."""
     out: dict[tuple[str, str], int] = {}
     for r in _pointwise(rows, "T"):
@@ -94,15 +108,7 @@ def _text_only(rows: list[Row]) -> dict[tuple[str, str], int]:
 
 def j_t_agreement(t_rows: list[Row], j_rows: list[Row]) -> Tally:
     """Per item: pointwise J choices equal to T's text-only choice for the same item and order."""
-    text_only = _text_only(t_rows)
-    agree = _tally()
-    for r in _pointwise(j_rows, "J"):
-        c = chosen_branch(r)
-        tc = text_only.get((r.item_id, r.order))
-        if c is not None and tc is not None:
-            agree[r.item_id][0] += c == tc
-            agree[r.item_id][1] += 1
-    return agree
+    return j_rates(j_rows, text_only_choices(t_rows))[3]
 
 
 def transcript_control(rows: list[Row]) -> dict[str, Tally]:

@@ -186,13 +186,17 @@ class Group(GroupTally):
             by_rows[r.cue].append(r)
         flips, pairs, consistency, agreement = (bh.new_tally() for _ in range(4))
         by_cue = []
+        t_by_cue: dict[str, list[Row]] = defaultdict(list)
+        for r in self.t_rows:
+            t_by_cue[r.cue].append(r)
+        every_t = bh.text_only_choices(self.t_rows)  # once, not once per cue without T
         for cue in sorted(by_rows, key=cue_key):
-            js = by_rows[cue]
             # T under the same cue when it ran there (its prompt carries the cue too).
-            ts = [r for r in self.t_rows if r.cue == cue] or self.t_rows
-            f, pa = bh.audio_and_pairs(js)
-            oc = bh.choice_order_consistency(js)
-            jt = bh.j_t_agreement(ts, js)
+            ts = t_by_cue.get(cue)
+            f, pa, oc, jt = bh.j_rates(
+                by_rows[cue],
+                bh.text_only_choices(ts) if ts and len(ts) < len(self.t_rows) else every_t,
+            )
             for into, t in ((flips, f), (pairs, pa), (consistency, oc), (agreement, jt)):
                 bh.merge(into, t)
             rec = {**base, "cue": cue}
