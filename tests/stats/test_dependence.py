@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from paraudit.stats.dependence import dependence_test
+from paraudit.stats.dependence import (
+    PACKED,
+    _null_counts,
+    _orders,
+    _shuffled_codes,
+    dependence_test,
+)
+from paraudit.stats.states import GROUPS
 
 
 def _units(n_items: int, rng: np.random.Generator, dependent: bool, acc: float = 0.8) -> list:
@@ -38,3 +45,27 @@ def test_a_degenerate_marginal_has_nothing_to_shuffle() -> None:
     d = dependence_test(units, permutations=200)
     assert d["over_represented"] == [] and all(g["p_value"] == 1.0 for g in d["groups"].values())
     assert dependence_test([])["units"] == 0
+
+
+def test_the_per_item_pattern_count_equals_coding_every_unit() -> None:
+    # The null's counts per shuffle from item patterns (items of up to PACKED units) must be
+    # the counts of coding every unit of every shuffle; larger items take the unit path.
+    rng = np.random.default_rng(3)
+    for size in range(1, PACKED + 3):
+        block = (rng.random((40, size, 3)) < 0.6).astype(float)
+        orders = _orders(5, 50, (40,))
+        codes = _shuffled_codes(block, orders)
+        by_unit = np.stack([np.bincount(c, minlength=8) for c in codes])
+        assert np.array_equal(_null_counts(block, orders), by_unit), size
+
+
+def test_a_test_is_the_same_whether_its_shuffles_are_drawn_or_reused() -> None:
+    rng = np.random.default_rng(4)
+    units = [(f"i{i}", *(int(x) for x in rng.random(3) < 0.7)) for i in range(30) for _ in range(6)]
+    out = dependence_test(units, permutations=200, seed=1)
+    assert out["units"] == 180 and out["permutations"] == 200
+    assert set(out["groups"]) == set(GROUPS)
+    _orders.cache_clear()
+    assert dependence_test(units, permutations=200, seed=1) == out  # drawn afresh
+    assert dependence_test(units, permutations=200, seed=1) == out  # reused
+    assert dependence_test(units, permutations=200, seed=2) != out  # another seed's shuffles

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from paraudit.stats.units import Row, answered, branch_of, chosen_branch
+from paraudit.stats.units import Row, branch_of, chosen_branch
 
 Tally = dict[str, list[float]]
 """item → [numerator, denominator]"""
@@ -57,16 +57,26 @@ def j_rates(rows: list[Row], text_only: dict[tuple[str, str], int]) -> tuple[Tal
     pair: dict[tuple[str, str, str], dict[int, tuple[Row, int | None]]] = defaultdict(dict)
     by_order: dict[tuple[str, str, int], dict[str, int]] = defaultdict(dict)
     agree = _tally()
-    for r in _pointwise(rows, "J"):
-        c, b = chosen_branch(r), branch_of(r)
-        if answered(r):
-            pair[(r.item_id, r.cue, r.order)][b] = (r, c)
+    for r in rows:
+        # The fields by position (a StatRow is a tuple; statrow.FIELDS): this loop reads
+        # every J row of a report; `chosen_branch` inline, as it is the common case.
+        _, _, item, b, probe, proto, cue, order, pred, _, status, _ = r[:12]
+        if probe != "J" or proto != "pointwise" or b is None:
+            continue
+        if status == "error":
+            continue  # no answer: in no pair and no choice
+        c = None
+        if status == "ok" and (pred == "R1" or pred == "R2"):
+            first = 0 if order == "ab" else 1
+            c = first if pred == "R1" else 1 - first
+        pair[(item, cue, order)][b] = (r, c)
         if c is not None:
-            by_order[(r.item_id, r.cue, b)][r.order] = c
-            tc = text_only.get((r.item_id, r.order))
+            by_order[(item, cue, b)][order] = c
+            tc = text_only.get((item, order))
             if tc is not None:
-                agree[r.item_id][0] += c == tc
-                agree[r.item_id][1] += 1
+                t = agree[item]
+                t[0] += c == tc
+                t[1] += 1
     flips, pairs = _tally(), _tally()
     for (item, _, _), both in pair.items():
         if len(both) != 2:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -50,18 +51,76 @@ def _codes(p: np.ndarray, o: np.ndarray, j: np.ndarray) -> np.ndarray:
     return np.asarray(((1 - p) * 4 + (1 - o) * 2 + (1 - j)).astype(np.intp))
 
 
-def _shuffled_codes(block: np.ndarray, permutations: int, rng: np.random.Generator) -> np.ndarray:
+@lru_cache(maxsize=16)
+def _orders(seed: int, permutations: int, sizes: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """The shuffles of every size class (P's then O's per class, in the classes' order), as
+    the test's generator draws them: they depend only on the seed, the count of shuffles and
+    the items per class, so the tests of one report (a judge × task × cue each, mostly of the
+    same shape) share them instead of drawing the same permutations again (drawing them was
+    half the test's time)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for m in sizes:
+        for _ in range(2):
+            order = rng.permuted(np.tile(np.arange(m, dtype=np.int32), (permutations, 1)), axis=1)
+            order.flags.writeable = False
+            out.append(order)
+    return tuple(out)
+
+
+def _shuffled_codes(block: np.ndarray, orders: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """(permutations, items × size) state codes of one size class, P and O each shuffled over
-    whole items on its own. J stays put: the state counts do not change when all three columns
-    move together, so shuffling two of them relative to the third gives the same null as
-    shuffling all three."""
+    whole items on its own (`orders`). J stays put: the state counts do not change when all
+    three columns move together, so shuffling two of them relative to the third gives the
+    same null as shuffling all three."""
     m = len(block)
+    permutations = len(orders[0])
     wrong = (1 - block).astype(np.int8)  # (items, size, 3): 1 where the probe is wrong
     code = np.broadcast_to(wrong[:, :, 2], (permutations, m, block.shape[1])).copy()
-    for c, weight in ((0, 4), (1, 2)):
-        order = rng.permuted(np.tile(np.arange(m, dtype=np.int32), (permutations, 1)), axis=1)
+    for c, weight, order in ((0, 4, orders[0]), (1, 2, orders[1])):
         code += np.int8(weight) * wrong[:, :, c][order]
     return code.reshape(permutations, -1)
+
+
+PACKED = 4
+"""Items of up to this many units have their shuffled states counted per item (`_null_counts`);
+larger ones unit by unit."""
+
+
+@lru_cache(maxsize=PACKED)
+def _state_table(size: int) -> np.ndarray:
+    """(item pattern, state): units of each state in an item whose wrong answers form the
+    pattern — bits 2·size.. of P, size.. of O, 0.. of J, one bit per unit."""
+    combos = np.arange(1 << (3 * size))
+    table = np.zeros((combos.size, 8))
+    for k in range(size):
+        code = ((combos >> (2 * size + k)) & 1) * 4 + ((combos >> (size + k)) & 1) * 2
+        np.add.at(table, (combos, code + ((combos >> k) & 1)), 1.0)
+    table.flags.writeable = False
+    return table
+
+
+def _null_counts(block: np.ndarray, orders: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """(permutations, 8): units per state in each shuffle of one size class.
+
+    An item's units move together, so a shuffle is a pairing of whole items' answer
+    patterns: counting the (P, O, J) pattern triples per shuffle (few: 64 for two units) and
+    mapping them to states gives the same counts as coding every unit of every shuffle, with
+    a size-th of the work. Whole numbers: exact either way."""
+    permutations = len(orders[0])
+    size = block.shape[1]
+    if size > PACKED:
+        codes = _shuffled_codes(block, orders).astype(np.int64)
+        offsets = (np.arange(permutations, dtype=np.int64) * 8)[:, None]
+        counts = np.bincount((codes + offsets).ravel(), minlength=8 * permutations)
+        return counts.reshape(permutations, 8).astype(float)
+    wrong = (1 - block).astype(np.int64)  # (items, size, 3)
+    pattern = wrong.transpose(2, 0, 1) @ (1 << np.arange(size))  # (3, items): P, O, J
+    combo = (pattern[0][orders[0]] << (2 * size)) | (pattern[1][orders[1]] << size) | pattern[2]
+    width = 1 << (3 * size)
+    offsets = (np.arange(permutations, dtype=np.int64) * width)[:, None]
+    counts = np.bincount((combo + offsets).ravel(), minlength=width * permutations)
+    return np.asarray(counts.reshape(permutations, width) @ _state_table(size))
 
 
 def _z(counts: np.ndarray, expected: np.ndarray) -> np.ndarray:
@@ -101,12 +160,12 @@ def dependence_test(
     observed = _MEMBERS @ np.bincount(_codes(*flat.T), minlength=8)
     z_obs = _z(observed, expected)
     permutations = min(permutations, max(MIN_PERMUTATIONS, WORK // max(n, 1)))
-    rng = np.random.default_rng(seed)
-    codes = np.concatenate([_shuffled_codes(blk, permutations, rng) for blk in blocks], axis=1)
-    # One bincount for every shuffle at once: shuffle r's codes are offset by 8 r.
-    offsets = (np.arange(permutations, dtype=np.int64) * 8)[:, None]
-    counts = np.bincount((codes.astype(np.int64) + offsets).ravel(), minlength=8 * permutations)
-    z_null = _z(counts.reshape(permutations, 8) @ _MEMBERS.T, expected)
+    orders = _orders(seed, permutations, tuple(len(blk) for blk in blocks))
+    counts = sum(
+        (_null_counts(blk, (orders[2 * b], orders[2 * b + 1])) for b, blk in enumerate(blocks)),
+        np.zeros((permutations, 8)),
+    )
+    z_null = _z(counts @ _MEMBERS.T, expected)
     null_max = z_null.max(axis=1)
     groups: dict[str, Any] = {}
     named = []

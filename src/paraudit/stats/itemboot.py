@@ -72,6 +72,13 @@ class Sheet:
         self._cols.append(col)
         return len(self._cols) - 1
 
+    def array(self, values: np.ndarray) -> int:
+        """Add one quantity given per item in the sheet's item order; returns its column."""
+        if values.shape != (len(self.items),):
+            raise ValueError(f"a column needs {len(self.items)} values, got {values.shape}")
+        self._cols.append(np.array(values, dtype=float))
+        return len(self._cols) - 1
+
     def present(self, col: int) -> np.ndarray:
         """Mask of the items where a column is non-zero (e.g. items that have a cell)."""
         return np.asarray(self._cols[col] != 0)

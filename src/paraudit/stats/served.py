@@ -33,7 +33,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from operator import attrgetter
+from functools import lru_cache
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
@@ -153,6 +154,20 @@ def same_model(requested: str, served: str, judge: str = "") -> bool:
     return False
 
 
+@lru_cache(maxsize=8)
+def _early_halves(seed: int, permutations: int, n: int) -> np.ndarray:
+    """Per permutation, the items that land in the early half. Each permutation needs only
+    which items those are: a random subset of n // 2 (argpartition: linear, where a full
+    shuffle sorts). They depend only on the seed and the sizes, so a report's groups of one
+    item count share them rather than draw the same subsets again."""
+    rng = np.random.default_rng(seed)
+    early = np.ascontiguousarray(
+        rng.random((permutations, n)).argpartition(n // 2, axis=1)[:, : n // 2]
+    )
+    early.flags.writeable = False
+    return early
+
+
 def drift_test(
     correct: np.ndarray, scored: np.ndarray, permutations: int = PERMUTATIONS, seed: int = 0
 ) -> tuple[float | None, float | None]:
@@ -170,10 +185,7 @@ def drift_test(
         return np.asarray(late - early)
 
     observed = float(diff(correct[:half].sum(), scored[:half].sum()))
-    rng = np.random.default_rng(seed)
-    # Each permutation needs only which items land in the early half: a random subset of
-    # `half` items (argpartition: linear, where a full shuffle sorts).
-    early = rng.random((permutations, n)).argpartition(half, axis=1)[:, :half]
+    early = _early_halves(seed, permutations, n)
     null = diff(correct[early].sum(1), scored[early].sum(1))
     # The observed split counts as one permutation: p is never 0.
     extreme = int(np.sum(np.abs(null) >= abs(observed) - 1e-12))
@@ -191,6 +203,7 @@ Call = tuple[str | None, str | None, int | None] | None
 """A row's StatRow.served_call: (model, version, minute) or None."""
 INF = float("inf")
 _SERVED_FIELDS = attrgetter("probe", "status", "served_call", "correct", "item_id")
+_CALL_KEY = itemgetter(0, 1, 2, 3)
 
 
 def _model(call: Call) -> str | None:
@@ -220,21 +233,26 @@ class ServedTally:
 
     def add_rows(self, rows: Sequence[StatRow]) -> None:
         answers, scores, items, mixed = self.answers, self.scores, self.items, self.mixed
-        at = self.rows
-        self.rows += len(rows)
         # The fields read, fetched in one C call per row (attribute look-ups were most of it).
-        for probe, status, call, correct, item_id in map(_SERVED_FIELDS, rows):
-            at += 1
+        fields = list(map(_SERVED_FIELDS, rows))
+        start = self.rows
+        self.rows += len(rows)
+        # Answers and scores per call from the step's few distinct (probe, status, call,
+        # correct), counted in C; first-seen order is kept (a key's first row is the first
+        # row of its call among the keys that count).
+        for (probe, status, call, correct), n in Counter(map(_CALL_KEY, fields)).items():
             if probe == "N" or status == "error":
                 continue  # a failed call answered nothing; N rows are null audio's own section
-            answers[call] = answers.get(call, 0) + 1
-            if probe not in SCORED_PROBES:
+            answers[call] = answers.get(call, 0) + n
+            if probe in SCORED_PROBES:
+                score = scores.get(call)
+                if score is None:
+                    score = scores[call] = [0, 0]
+                score[0] += correct * n
+                score[1] += n
+        for at, (probe, status, call, correct, item_id) in enumerate(fields, start + 1):
+            if probe not in SCORED_PROBES or status == "error":
                 continue
-            score = scores.get(call)
-            if score is None:
-                score = scores[call] = [0, 0]
-            score[0] += correct
-            score[1] += 1
             item = items.get(item_id)
             if item is None:
                 minute = INF if call is None or call[2] is None else call[2]

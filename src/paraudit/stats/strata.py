@@ -211,11 +211,17 @@ class _Units:
         for name in names:  # item-level: one look-up per item, spread over its units
             per_item = [a.item.get(name) if isinstance(a, ItemAttributes) else None for a in found]
             out[name] = [per_item[j] for j in unit_item]
+        size = len(self.keys)
         for j, (b, _) in enumerate(self.keys):
             a = found[unit_item[j]]
             if isinstance(a, ItemAttributes):
                 for name, v in a.branches[b].items():
-                    out.setdefault(name, [None] * len(self.keys))[j] = v
+                    # Not setdefault: its default (a list per unit) would be built on every
+                    # call, used or not (that was a third of the scan's records).
+                    column = out.get(name)
+                    if column is None:
+                        column = out[name] = [None] * size
+                    column[j] = v
         return out
 
 
@@ -360,8 +366,7 @@ def _records(tally: StrataTally, ctx: GroupContext, attrs: Mapping[str, Any]) ->
         k, n = u.sums(probe, mask)
         if not n.any():
             return
-        num = sheet.column({u.items[j]: k[j] for j in np.flatnonzero(k)})
-        den = sheet.column({u.items[j]: n[j] for j in np.flatnonzero(n)})
+        num, den = sheet.array(k), sheet.array(n)  # the sheet's items are the units' items
         target[key] = {"n": int(n.sum()), "correct": int(k.sum())}
         asks.append((target[key], sheet.ratio(num, den)))
 

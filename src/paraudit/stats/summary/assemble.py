@@ -61,7 +61,9 @@ def summarize(
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
     twins: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for r in rows:  # invariance twins only enter the invariance sections (stats/invariance.py)
-        (twins if MARK in r.item_id else groups)[(r.judge, r.task)].append(r)
+        # (judge, task) is the row's first two fields (a StatRow is a tuple: statrow.FIELDS),
+        # sliced in C; r[2] its item.
+        (twins if MARK in r[2] else groups)[r[:2]].append(r)
     ordered = [(judge, task, rs) for (judge, task), rs in sorted(groups.items())]
     return summarize_groups(
         ordered,

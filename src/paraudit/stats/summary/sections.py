@@ -32,7 +32,7 @@ class Group(GroupTally):
         for (probe, proto, cue), c in sorted(
             self.cells.items(), key=lambda kv: (kv[0][0], kv[0][1], cue_key(kv[0][2]))
         ):
-            n, k = int(sum(c.n.values())), int(sum(c.k.values()))
+            n, k = int(c.n.sum()), int(c.k.sum())
             if probe == "T":
                 # Same words for both branches: no right answer, so no accuracy (its
                 # preference is in transcript_control); its failed answers are counted there.
@@ -59,7 +59,7 @@ class Group(GroupTally):
                 "errors": c.errors,
                 "orders": c.orders,
                 "chance": c.chance / n if n else None,
-                "consistent": {"units": int(sum(c.cn.values()))},
+                "consistent": {"units": int(c.cn.sum())},
             }
             cols = self._cols(c.k, c.n)
             self.acc_cols[(probe, proto, cue)] = cols
@@ -149,23 +149,28 @@ class Group(GroupTally):
         return out
 
     def states(self) -> list[dict[str, Any]]:
-        consistent = {k: n == c for k, (n, c) in self.units.items() if k[1] == "pointwise"}
         counts: dict[str, dict[str, dict[str, float]]] = defaultdict(
             lambda: {s: defaultdict(float) for s in (*STATES, "total")}
         )
         triples: dict[str, list[tuple[str, int, int, int]]] = defaultdict(list)
-        for (probe, _, cue, branch, item), j in consistent.items():
-            if probe != "J" or branch is None:
+        cells = self.cells
+        # A unit's state from its cells' units (tally.py): (P, O, J) each right in every order.
+        for (probe, proto, cue), cell in list(cells.items()):
+            if probe != "J" or proto != "pointwise" or cue == "all":
                 continue
-            p = consistent.get(("P", "pointwise", cue, branch, item))
-            o = consistent.get(("O", "pointwise", cue, branch, item))
-            if p is None or o is None:
-                continue
-            state = f"{int(p)}{int(o)}{int(j)}"
-            for c in (cue, "all"):
-                counts[c][state][item] += 1
-                counts[c]["total"][item] += 1
-            triples[cue].append((item, int(p), int(o), int(j)))
+            p_units, o_units = (
+                cells[(x, proto, cue)].units if (x, proto, cue) in cells else {} for x in "PO"
+            )
+            for (branch, item), (jn, jk) in cell.units.items():
+                pu, ou = p_units.get((branch, item)), o_units.get((branch, item))
+                if branch is None or pu is None or ou is None:
+                    continue
+                p, o, j = int(pu[0] == pu[1]), int(ou[0] == ou[1]), int(jn == jk)
+                state = f"{p}{o}{j}"
+                for c in (cue, "all"):
+                    counts[c][state][item] += 1
+                    counts[c]["total"][item] += 1
+                triples[cue].append((item, p, o, j))
         out = []
         for cue in sorted(counts, key=cue_key):
             row = state_row(self.sheet, self.ask, self.judge, self.task, cue, counts[cue])

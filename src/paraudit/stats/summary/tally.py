@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from itertools import islice
+from itertools import chain, islice
 from operator import attrgetter
 from typing import Any
+
+import numpy as np
 
 from paraudit.stats import behaviour as bh
 from paraudit.stats.analysis import Analysis, TakesRows, Tally
@@ -54,24 +56,48 @@ def cue_key(c: str) -> tuple[int, str]:
 class Cell:
     """Tallies of one judge × task × probe × protocol × cue."""
 
-    def __init__(self) -> None:
-        self.k: dict[str, float] = defaultdict(float)
-        self.n: dict[str, float] = defaultdict(float)
-        self.ck: dict[str, float] = defaultdict(float)
-        self.cn: dict[str, float] = defaultdict(float)
+    def __init__(self, size: int) -> None:
+        self.units: dict[tuple[int | None, str], list[int]] = {}
+        """(branch, item) → [answers, right answers]: a unit is a question in every order it
+        was asked; in first-seen order (a small key per row, looked up in the cell already
+        found, costs less than one group-wide key of five fields)."""
+        # Per item of the group's sheet (`finish`): answers, right answers, units, units right
+        # in every order.
+        zeros: np.ndarray = np.zeros(size)
+        self.n, self.k, self.cn, self.ck = zeros, zeros.copy(), zeros.copy(), zeros.copy()
         self.parsed = self.unparsed = self.refused = self.errors = 0
         self.chance = 0.0
         self.orders = 0
         """The most presentations (response × context orders) any unit was answered in."""
         self.position: bh.Tally = bh.new_tally()
 
+    def finish(self, index: Mapping[str, int], failed: set[tuple[int | None, str]]) -> None:
+        """Per item counts from the units, column-wise (a Python step per unit and per count
+        was a tenth of the tally). Units with a failed call (`failed`) count in the answers
+        but not in the order-consistent figures. Whole numbers: the sums are exact in any
+        order."""
+        units, size = self.units, len(self.n)
+        if not units:
+            return
+        m = len(units)
+        where = np.fromiter(map(index.__getitem__, (i for _, i in units)), np.intp, m)
+        counts = np.fromiter(chain.from_iterable(units.values()), float, 2 * m).reshape(m, 2)
+        n, k = counts[:, 0], counts[:, 1]
+        self.n = np.bincount(where, weights=n, minlength=size)
+        self.k = np.bincount(where, weights=k, minlength=size)
+        if failed:
+            kept = np.fromiter((u not in failed for u in units), bool, m)
+            where, n, k = where[kept], n[kept], k[kept]
+        self.cn = np.bincount(where, minlength=size).astype(float)
+        self.ck = np.bincount(where, weights=(n == k).astype(float), minlength=size)
+        self.orders = int(n.max()) if n.size else 0
+
     def add(self, other: Cell) -> None:
         """Pool another cue's tallies into this one (the "all" cue)."""
-        for mine, theirs in ((self.k, other.k), (self.n, other.n), (self.ck, other.ck)):
-            for item, v in theirs.items():
-                mine[item] += v
-        for item, v in other.cn.items():
-            self.cn[item] += v
+        self.n = self.n + other.n
+        self.k = self.k + other.k
+        self.cn = self.cn + other.cn
+        self.ck = self.ck + other.ck
         self.parsed += other.parsed
         self.unparsed += other.unparsed
         self.refused += other.refused
@@ -96,10 +122,8 @@ class GroupTally:
         self.sheet = Sheet(i for i, _ in pairs)
         self.pending: list[tuple[dict[str, Any], str, int]] = []
         self.t_answers: dict[str, int] = {"answers": 0, "unparsed": 0, "refused": 0, "errors": 0}
-        self.cells: dict[tuple[str, str, str], Cell] = defaultdict(Cell)
-        self.units: dict[tuple[str, str, str, int | None, str], list[int]] = defaultdict(
-            lambda: [0, 0]
-        )
+        size = len(self.sheet.items)
+        self.cells: dict[tuple[str, str, str], Cell] = defaultdict(lambda: Cell(size))
 
     def start(self, analyses: Iterable[Analysis], inputs: Mapping[str, Any]) -> dict[str, Tally]:
         """A fresh tally per registered analysis that applies to this group."""
@@ -120,8 +144,8 @@ class GroupTally:
         den = self.sheet.column({i: v[1] for i, v in tally.items()})
         self.ask(target, key, self.sheet.ratio(num, den))
 
-    def _cols(self, k: dict[str, float], n: dict[str, float]) -> tuple[int, int]:
-        return self.sheet.column(k), self.sheet.column(n)
+    def _cols(self, k: np.ndarray, n: np.ndarray) -> tuple[int, int]:
+        return self.sheet.array(k), self.sheet.array(n)
 
     # -- tallies -----------------------------------------------------------------------------
     def tally(self, units_fed: Iterable[Tally] = ()) -> None:
@@ -146,7 +170,7 @@ class GroupTally:
         tie_feed: list[Callable[[Row], None]] = [
             feeder(t) for t in units_fed if getattr(t, "reads_ties", False)
         ]
-        cells, units = self.cells, self.units
+        cells = self.cells
         self.position: dict[tuple[str, str, str], bh.Tally] = defaultdict(bh.new_tally)
         self.turns: dict[str, bh.Tally] = defaultdict(bh.new_tally)
         # J pointwise accuracy per response order (order dependence), per (cue, order).
@@ -180,7 +204,7 @@ class GroupTally:
                     # No cell for N: null audio is its own unit's, not the core's.
                     hit = route[key] = (
                         [feeder(t) for t in fed if wants(t, key)],
-                        cells[key] if probe != "N" else Cell(),
+                        cells[key] if probe != "N" else Cell(0),
                     )
                 feed, c = hit
                 for add in feed:
@@ -196,7 +220,9 @@ class GroupTally:
                 right = bool(correct)
                 # Per item answers and right answers of the cell are the units' sums (below):
                 # counted once per row here, not three times.
-                u = units[(probe, proto, cue, branch, item)]
+                u = c.units.get((branch, item))
+                if u is None:
+                    u = c.units[(branch, item)] = [0, 0]
                 u[0] += 1
                 u[1] += right
                 if isinstance(gold, dict) and "CA" not in gold:
@@ -234,19 +260,14 @@ class GroupTally:
                     add_rows(batch)
                     batch.clear()
         self.rows_seen, self.failed = rows_seen, failed
-        # Units in first-seen order, so each cell's items are too (as if counted per row).
-        for unit, (n, k) in units.items():
-            probe, proto, cue, _, item = unit
-            c = cells[(probe, proto, cue)]
-            c.n[item] += n
-            c.k[item] += k
-            if incomplete and unit in incomplete:
-                continue
-            c.cn[item] += 1
-            c.ck[item] += n == k
-            c.orders = max(c.orders, n)
-        for unit in incomplete:
-            units.pop(unit, None)
+        failed_units: dict[tuple[str, str, str], set[tuple[int | None, str]]] = defaultdict(set)
+        for probe, proto, cue, branch, item in incomplete:
+            failed_units[(probe, proto, cue)].add((branch, item))
+        for key, c in cells.items():
+            c.finish(self.sheet.index, failed_units.get(key, set()))
+        for key, failed_here in failed_units.items():
+            for unit in failed_here:
+                cells[key].units.pop(unit, None)
         for (probe, proto, cue), c in cells.items():
             if c.position:
                 self.position[(probe, proto, cue)] = c.position
