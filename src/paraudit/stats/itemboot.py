@@ -209,8 +209,10 @@ def _products(w: np.ndarray, x: np.ndarray) -> np.ndarray:
             if u == len(keep):
                 keep.append(j)
             where[j] = u
-        sums = (w @ x[:, keep].astype(np.float32)).astype(np.float64)
-        return np.ascontiguousarray(sums.T)[where]
+        # Columns × replicates straight from the product (BLAS reads w transposed in place),
+        # each repeat copied once, then widened.
+        sums = x[:, keep].astype(np.float32).T @ w.T
+        return np.asarray(sums[where], dtype=np.float64)
     return np.ascontiguousarray((w @ x.astype(np.float32)).astype(np.float64).T)
 
 

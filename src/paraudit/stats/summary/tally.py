@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from itertools import chain, islice
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,8 @@ from paraudit.stats.units import (
 )
 
 CUE_ORDER = {c: i for i, c in enumerate(("none", "soft", "hard", "transition", "all"))}
+_ITEM = itemgetter(1)
+"""A unit key's item: (branch, item)."""
 CHUNK = 4096
 """Rows read per step of the pass: a tally with `add_rows` gets its rows of each step in one
 call; a step's rows are all that is held at once (stats/rowgroups.py rebuilds rows lazily)."""
@@ -80,7 +82,7 @@ class Cell:
         if not units:
             return
         m = len(units)
-        where = np.fromiter(map(index.__getitem__, (i for _, i in units)), np.intp, m)
+        where = np.fromiter(map(index.__getitem__, map(_ITEM, units)), np.intp, m)
         counts = np.fromiter(chain.from_iterable(units.values()), float, 2 * m).reshape(m, 2)
         n, k = counts[:, 0], counts[:, 1]
         self.n = np.bincount(where, weights=n, minlength=size)
