@@ -78,3 +78,23 @@ def test_a_column_of_one_item() -> None:
     s.ratio(s.column({"b": 2.0}), s.column({"b": 4.0}))
     (e,) = s.evaluate(200, 0)
     assert e.value == 0.5 and e.items == 1
+
+
+def test_a_tally_pair_is_its_two_columns() -> None:
+    # pair() (one look-up for both) must give the columns column() gives for each quantity,
+    # for items in any order, one item, and none.
+    for tally in ({"b": [1.0, 3.0], "a": [2.0, 2.0]}, {"c": [0.0, 4.0]}, {}):
+        sheet = Sheet(["a", "b", "c"])
+        num, den = sheet.pair(tally)
+        n2 = sheet.column({i: v[0] for i, v in tally.items()})
+        d2 = sheet.column({i: v[1] for i, v in tally.items()})
+        assert np.array_equal(sheet._cols[num], sheet._cols[n2])
+        assert np.array_equal(sheet._cols[den], sheet._cols[d2])
+        assert (num, den) == (n2 - 2, d2 - 2)
+
+
+def test_an_array_column_must_cover_every_item() -> None:
+    sheet = Sheet(["a", "b"])
+    assert sheet.array(np.array([1.0, 2.0])) == 0
+    with pytest.raises(ValueError, match="needs 2 values"):
+        sheet.array(np.array([1.0]))

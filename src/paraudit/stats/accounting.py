@@ -138,8 +138,7 @@ class AccountingTally:
             rec["bare_choice"] = bare[key]
             if probe != "T" and _interval(key):
                 per = self.items.get(key, {})
-                num = sheet.column({i: v[0] for i, v in per.items()})
-                den = sheet.column({i: v[1] for i, v in per.items()})
+                num, den = sheet.pair(per)
                 asked.append((rec, sheet.ratio(num, den), sheet.ratio(num, den, DECISION)))
             elif probe != "T":  # a figure of the table: the point value is enough
                 n = c[0] + c[1]

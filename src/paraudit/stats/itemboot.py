@@ -13,8 +13,9 @@ that they are not independent trials.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from operator import itemgetter
 from typing import Any
 
@@ -71,6 +72,22 @@ class Sheet:
             col[np.asarray(where, dtype=np.intp)] = np.fromiter(values.values(), float, len(values))
         self._cols.append(col)
         return len(self._cols) - 1
+
+    def pair(self, tally: Mapping[str, Sequence[float]]) -> tuple[int, int]:
+        """Add the two quantities of a tally (item → [numerator, denominator]); returns their
+        columns (one look-up of the items for both)."""
+        num, den = np.zeros(len(self.items)), np.zeros(len(self.items))
+        if tally:
+            keys = (
+                itemgetter(*tally)(self.index)
+                if len(tally) > 1
+                else (self.index[next(iter(tally))],)
+            )
+            where = np.asarray(keys, dtype=np.intp)
+            both = np.fromiter(chain.from_iterable(tally.values()), float, 2 * len(tally))
+            num[where], den[where] = both[0::2], both[1::2]
+        self._cols += (num, den)
+        return len(self._cols) - 2, len(self._cols) - 1
 
     def array(self, values: np.ndarray) -> int:
         """Add one quantity given per item in the sheet's item order; returns its column."""

@@ -112,11 +112,7 @@ class Group(GroupTally):
                 continue
             cols = {}
             for order in ("ab", "ba"):
-                t = self.order_cells[(cue, order)]
-                cols[order] = (
-                    self.sheet.column({i: v[0] for i, v in t.items()}),
-                    self.sheet.column({i: v[1] for i, v in t.items()}),
-                )
+                cols[order] = self.sheet.pair(self.order_cells[(cue, order)])
             rec: dict[str, Any] = {
                 "judge": self.judge, "task": self.task, "probe": "J", "protocol": "pointwise",
                 "cue": cue, "ab": {}, "ba": {},

@@ -142,9 +142,7 @@ class GroupTally:
         self.pending.append((target, key, handle))
 
     def ratio(self, target: dict[str, Any], key: str, tally: bh.Tally) -> None:
-        num = self.sheet.column({i: v[0] for i, v in tally.items()})
-        den = self.sheet.column({i: v[1] for i, v in tally.items()})
-        self.ask(target, key, self.sheet.ratio(num, den))
+        self.ask(target, key, self.sheet.ratio(*self.sheet.pair(tally)))
 
     def _cols(self, k: np.ndarray, n: np.ndarray) -> tuple[int, int]:
         return self.sheet.array(k), self.sheet.array(n)
