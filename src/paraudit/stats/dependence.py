@@ -51,7 +51,7 @@ def _codes(p: np.ndarray, o: np.ndarray, j: np.ndarray) -> np.ndarray:
     return np.asarray(((1 - p) * 4 + (1 - o) * 2 + (1 - j)).astype(np.intp))
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)  # a report's tests have a few shapes; each entry is ≤ a few MB
 def _orders(seed: int, permutations: int, sizes: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     """The shuffles of every size class (P's then O's per class, in the classes' order), as
     the test's generator draws them: they depend only on the seed, the count of shuffles and

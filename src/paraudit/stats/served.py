@@ -154,16 +154,15 @@ def same_model(requested: str, served: str, judge: str = "") -> bool:
     return False
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)  # a report's groups have a few item counts
 def _early_halves(seed: int, permutations: int, n: int) -> np.ndarray:
     """Per permutation, the items that land in the early half. Each permutation needs only
     which items those are: a random subset of n // 2 (argpartition: linear, where a full
     shuffle sorts). They depend only on the seed and the sizes, so a report's groups of one
     item count share them rather than draw the same subsets again."""
     rng = np.random.default_rng(seed)
-    early = np.ascontiguousarray(
-        rng.random((permutations, n)).argpartition(n // 2, axis=1)[:, : n // 2]
-    )
+    early = rng.random((permutations, n)).argpartition(n // 2, axis=1)[:, : n // 2]
+    early = early.astype(np.int32 if n < 2**31 else np.intp)  # a compact copy of the half
     early.flags.writeable = False
     return early
 
