@@ -62,28 +62,25 @@ class Sheet:
         """Add one quantity (item → sum over that item's instances); returns its column."""
         col = np.zeros(len(self.items))
         if values:
-            # itemgetter looks every item up in C (a report builds thousands of columns).
-            # (itemgetter of one key returns the value itself, not a 1-tuple.)
-            where = (
-                itemgetter(*values)(self.index)
-                if len(values) > 1
-                else (self.index[next(iter(values))],)
-            )
-            col[np.asarray(where, dtype=np.intp)] = np.fromiter(values.values(), float, len(values))
+            col[self._rows(values)] = np.fromiter(values.values(), float, len(values))
         self._cols.append(col)
         return len(self._cols) - 1
+
+    def _rows(self, items: Mapping[str, Any]) -> np.ndarray:
+        """The sheet's row of each item (a non-empty mapping's keys), in the mapping's order."""
+        # itemgetter looks every item up in C (a report builds thousands of columns).
+        # (itemgetter of one key returns the value itself, not a 1-tuple.)
+        where = (
+            itemgetter(*items)(self.index) if len(items) > 1 else (self.index[next(iter(items))],)
+        )
+        return np.asarray(where, dtype=np.intp)
 
     def pair(self, tally: Mapping[str, Sequence[float]]) -> tuple[int, int]:
         """Add the two quantities of a tally (item → [numerator, denominator]); returns their
         columns (one look-up of the items for both)."""
         num, den = np.zeros(len(self.items)), np.zeros(len(self.items))
         if tally:
-            keys = (
-                itemgetter(*tally)(self.index)
-                if len(tally) > 1
-                else (self.index[next(iter(tally))],)
-            )
-            where = np.asarray(keys, dtype=np.intp)
+            where = self._rows(tally)
             both = np.fromiter(chain.from_iterable(tally.values()), float, 2 * len(tally))
             num[where], den[where] = both[0::2], both[1::2]
         self._cols += (num, den)

@@ -76,8 +76,8 @@ class Cell:
     def finish(self, index: Mapping[str, int], failed: set[tuple[int | None, str]]) -> None:
         """Per item counts from the units, column-wise (a Python step per unit and per count
         was a tenth of the tally). Units with a failed call (`failed`) count in the answers
-        but not in the order-consistent figures. Whole numbers: the sums are exact in any
-        order."""
+        but not in the order-consistent figures, and leave `units` (the states read it).
+        Whole numbers: the sums are exact in any order."""
         units, size = self.units, len(self.n)
         if not units:
             return
@@ -93,6 +93,8 @@ class Cell:
         self.cn = np.bincount(where, minlength=size).astype(float)
         self.ck = np.bincount(where, weights=(n == k).astype(float), minlength=size)
         self.orders = int(n.max()) if n.size else 0
+        for unit in failed:
+            units.pop(unit, None)
 
     def add(self, other: Cell) -> None:
         """Pool another cue's tallies into this one (the "all" cue)."""
@@ -265,9 +267,6 @@ class GroupTally:
             failed_units[(probe, proto, cue)].add((branch, item))
         for key, c in cells.items():
             c.finish(self.sheet.index, failed_units.get(key, set()))
-        for key, failed_here in failed_units.items():
-            for unit in failed_here:
-                cells[key].units.pop(unit, None)
         for (probe, proto, cue), c in cells.items():
             if c.position:
                 self.position[(probe, proto, cue)] = c.position
