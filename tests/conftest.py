@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -243,6 +244,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "ray_serial: starts Ray clusters; scripts/test.sh runs these in one process"
     )
+    # A suite started in the background of a non-interactive shell (`scripts/test.sh &`)
+    # inherits Ctrl-C ignored, and so would every process a test starts: the Ctrl-C tests
+    # (tests/cli/test_faults_stop.py, test_interrupt.py, runner/test_runner.py) then saw no
+    # interrupt at all (measured: 5 failures). A handler set here is reset to the default in
+    # the processes the tests start, as a terminal would give them.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.hookimpl(tryfirst=True)

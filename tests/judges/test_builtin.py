@@ -153,6 +153,51 @@ def test_prosody_judge_cuts_what_the_joined_clip_holds(
     assert [p.sha256 for p in moved] != [p.sha256 for p in parts]
 
 
+def test_a_joined_clip_sent_again_is_joined_cut_and_measured_once(
+    tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plan sends the same clips in the same order for every cue and response order: the
+    second time they are not joined, read back or measured again, and the parts that come
+    back sample for sample as sent take the sent clips' features (the separate judge's)."""
+    from paraudit.judges import joining
+    from paraudit.judges.builtin import prosody
+
+    monkeypatch.setattr(prosody, "_MEASURED", {})
+    joining._join.cache_clear()
+    measured: list[str] = []
+    real = prosody.ProsodyJudge._measure
+
+    def counting(self: Any, x: np.ndarray, rate: int, sha: str) -> np.ndarray:
+        measured.append(sha)
+        return real(self, x, rate, sha)
+
+    monkeypatch.setattr(prosody.ProsodyJudge, "_measure", counting)
+    insts = [
+        i
+        for i in plan_instances(load_dataset(tiny_dataset), PLAN)
+        if i.probe == "J" and len(i.question.clips) >= 3
+    ]
+    prompt = insts[0].prompt
+    other = tuple(TextPart(p.text + " (a cue)") if isinstance(p, TextPart) else p for p in prompt)
+    judge = load_judge("builtin:prosody?clips=joined")
+    judge.calibrate(load_dataset(tiny_dataset))
+    calibrated = len(measured)
+    first, info = judge._unjoin(prompt)  # type: ignore[attr-defined]
+    again, info_again = judge._unjoin(other)  # type: ignore[attr-defined]
+    assert info == info_again and first == again
+    assert joining._join.cache_info().hits == 1 and joining._join.cache_info().misses == 1
+    sent = [p for p in prompt if isinstance(p, prosody.AudioPart)]
+    for cut, clip in zip(first, sent, strict=True):
+        assert np.array_equal(
+            judge._feature(cut.path, cut.sha256),  # type: ignore[attr-defined]
+            judge._feature(clip.path, clip.sha256),  # type: ignore[attr-defined]
+        )
+    # Every part came back as sent: what calibration did not measure (the responses) is
+    # measured once, under the sent clip's own key, never under a cut's.
+    assert not any(k.startswith("cut:") for k in measured[calibrated:])
+    assert len(set(measured)) == len(measured)
+
+
 def test_prosody_judges_measure_each_clip_once_per_process(
     tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
