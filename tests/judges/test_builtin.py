@@ -153,6 +153,22 @@ def test_prosody_judge_cuts_what_the_joined_clip_holds(
     assert [p.sha256 for p in moved] != [p.sha256 for p in parts]
 
 
+def _count_measures(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The keys the prosody judges measure from now on (Praat features, no shared cache)."""
+    from paraudit.judges.builtin import prosody
+
+    monkeypatch.setattr(prosody, "_MEASURED", {})
+    measured: list[str] = []
+    real = prosody.ProsodyJudge._measure
+
+    def counting(self: Any, x: np.ndarray, rate: int, sha: str) -> np.ndarray:
+        measured.append(sha)
+        return real(self, x, rate, sha)
+
+    monkeypatch.setattr(prosody.ProsodyJudge, "_measure", counting)
+    return measured
+
+
 def test_a_joined_clip_sent_again_is_joined_cut_and_measured_once(
     tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -162,16 +178,8 @@ def test_a_joined_clip_sent_again_is_joined_cut_and_measured_once(
     from paraudit.judges import joining
     from paraudit.judges.builtin import prosody
 
-    monkeypatch.setattr(prosody, "_MEASURED", {})
     joining._join.cache_clear()
-    measured: list[str] = []
-    real = prosody.ProsodyJudge._measure
-
-    def counting(self: Any, x: np.ndarray, rate: int, sha: str) -> np.ndarray:
-        measured.append(sha)
-        return real(self, x, rate, sha)
-
-    monkeypatch.setattr(prosody.ProsodyJudge, "_measure", counting)
+    measured = _count_measures(monkeypatch)
     insts = [
         i
         for i in plan_instances(load_dataset(tiny_dataset), PLAN)
@@ -204,17 +212,8 @@ def test_prosody_judges_measure_each_clip_once_per_process(
     """The demo audits builtin:prosody twice (clips separate and joined): the second judge's
     calibration reuses the first one's Praat features (content-addressed) instead of tracking
     every clip's pitch again, and answers the same."""
-    from paraudit.judges.builtin import prosody
 
-    monkeypatch.setattr(prosody, "_MEASURED", {})
-    measured: list[str] = []
-    real = prosody.ProsodyJudge._measure
-
-    def counting(self: Any, x: np.ndarray, rate: int, sha: str) -> np.ndarray:
-        measured.append(sha)
-        return real(self, x, rate, sha)
-
-    monkeypatch.setattr(prosody.ProsodyJudge, "_measure", counting)
+    measured = _count_measures(monkeypatch)
     first, second = load_judge("builtin:prosody"), load_judge("builtin:prosody?clips=joined")
     first.calibrate(load_dataset(tiny_dataset))
     once = len(measured)
