@@ -32,11 +32,24 @@ def interruptible_pool(workers: int) -> Iterator[ThreadPoolExecutor]:
     ex.shutdown(wait=True)
 
 
+# The signals a worker must not handle the parent's way. The parent's CLI turns both into
+# KeyboardInterrupt (cli.common.stoppable); a forked worker inherits that handler, and a worker
+# that raised it printed "Process ForkProcess-2: Traceback" into the command's output (seen once
+# in a clean-clone CI: a group Ctrl-C, or stop_workers' SIGTERM, landing in a worker's Python).
+_PARENTS_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _quiet_worker(initializer: Callable[..., None] | None, *args: Any) -> None:
     """A pool worker's start: Ctrl-C is the parent's to handle (the terminal sends SIGINT to the
     whole process group, and a worker that caught it would only fail its job and take the
-    next), and the worker dies with its parent, however the parent ends (Linux)."""
+    next), SIGTERM (stop_workers, or the parent's death) ends the worker quietly, and the
+    worker dies with its parent, however the parent ends (Linux). The worker was forked with
+    both signals blocked (`_SignalSafePool.submit`); one that came since is discarded or acted
+    on here, never by the parent's handler."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _PARENTS_SIGNALS)
     _die_with_parent()
     if initializer is not None:
         initializer(*args)
@@ -69,6 +82,23 @@ def stop_workers(pool: ProcessPoolExecutor, grace_s: float = 1.0) -> None:
             p.join(1.0)
 
 
+class _SignalSafePool(ProcessPoolExecutor):
+    """A process pool whose workers start with SIGINT and SIGTERM blocked, so that neither can
+    reach a worker between its fork (or spawn: the mask survives exec) and `_quiet_worker`.
+    Workers are started inside `submit` (all at the first one under fork, one at a time
+    otherwise), in the calling thread, whose mask the child inherits."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        if not hasattr(signal, "pthread_sigmask"):  # Windows: no masks, no fork
+            return super().submit(fn, *args, **kwargs)
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, _PARENTS_SIGNALS)
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:
+            # A signal that came meanwhile is delivered to the parent here, as it would have been.
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 @contextmanager
 def interruptible_processes(
     workers: int,
@@ -79,7 +109,7 @@ def interruptible_processes(
     an exception by the CLI), terminates and joins its workers at once: `with
     ProcessPoolExecutor()` waited for every queued render (14–21 s after one Ctrl-C), and a
     second Ctrl-C or a SIGTERM left the workers running forever."""
-    ex = ProcessPoolExecutor(
+    ex = _SignalSafePool(
         max(1, workers), initializer=_quiet_worker, initargs=(initializer, *initargs)
     )
     try:
