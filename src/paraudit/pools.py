@@ -91,11 +91,16 @@ class _SignalSafePool(ProcessPoolExecutor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         if not hasattr(signal, "pthread_sigmask"):  # Windows: no masks, no fork
             return super().submit(fn, *args, **kwargs)
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, _PARENTS_SIGNALS)
+        # The mask is read first and changed inside the try: pthread_sigmask runs pending Python
+        # handlers, and a Ctrl-C raised by the blocking call itself must still find the finally
+        # (else the parent's thread kept both signals blocked, found in a stress test).
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, ())
         try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, _PARENTS_SIGNALS)
             return super().submit(fn, *args, **kwargs)
         finally:
-            # A signal that came meanwhile is delivered to the parent here, as it would have been.
+            # A signal that came meanwhile is delivered once unblocked (to this thread or
+            # another that has it unblocked), as it would have been; never to a worker.
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
