@@ -37,9 +37,22 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b) and type(a) is type(b)
 
 
+DECIDED = ("decision_low", "decision_high")
+"""Widened on few items since the golden was written (itemboot.expanded_level, tested in
+test_itemboot.py), and added to the order gaps and turn positions: not what this guards."""
+
+
+def _undecided(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _undecided(v) for k, v in x.items() if k not in DECIDED}
+    if isinstance(x, list):
+        return [_undecided(v) for v in x]
+    return x
+
+
 def test_old_sections_are_byte_identical_to_the_summary_before_the_registry() -> None:
-    before = json.loads(GOLDEN.read_text())
-    now = _now()
+    before = _undecided(json.loads(GOLDEN.read_text()))
+    now = _undecided(_now())
     assert set(now) - set(before) == NEW
     for key in before:
         if key in ("verdicts", "intervals"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from paraudit.report import tables as T
@@ -206,3 +207,17 @@ def test_a_unit_with_a_failed_call_is_left_out_of_order_consistent_figures() -> 
     assert all(st["n"] == 0 for st in s["states"]) or not s["states"]
     (v,) = s["verdicts"]
     assert v["failed_calls"] == 36 and "36 of 72 questions ended in call errors" in v["text"]
+
+
+def test_order_gaps_and_turn_positions_carry_the_decision_interval() -> None:
+    """The habits a verdict names from these (order-dependent, hears only some turns) are
+    decided at 99 % like the cascade's steps; the decision interval holds the 95 % one."""
+    from paraudit.stats.judge_model import JudgeModel, audit_rows
+
+    rows = audit_rows(JudgeModel("coin", p=0.5, o=0.5, j=0.5), 12, np.random.default_rng(3),
+                      task="positional-emotion")  # fmt: skip
+    s = summarize(rows, replicates=400, seed=0, permutations=50)
+    positions = [p for p in s["perception_positions"] if p["position"] in ("first", "last")]
+    assert s["order_dependence"] and positions
+    for rec in [*s["order_dependence"], *positions]:
+        assert rec["decision_low"] <= rec["ci_low"] and rec["ci_high"] <= rec["decision_high"]

@@ -163,6 +163,25 @@ def test_order_dependence_and_turn_hearing() -> None:
     assert "hears only the last human turn" in v.headline
 
 
+def test_order_and_turn_habits_are_decided_by_the_decision_interval() -> None:
+    """Both are named by their 99 % (decision) interval where the summary gives one, as the
+    cascade's steps are: the quick demo's coin had an order gap whose 95 % interval excluded 0
+    (-50 to -9 pp on 16 items) and a first turn whose 95 % interval was above ½."""
+    ev = _ev(J_pointwise_none=(0.56, 0.45, 0.67))
+    gap = {**_diff(-0.31, -0.5, -0.09), "ab": _iv(0.41), "ba": _iv(0.72)}
+    ev.order_gap = {"none": gap}
+    assert verdict(ev).diagnosis == "order-dependent"  # no decision interval: the 95 %
+    gap.update(decision_low=-0.56, decision_high=0.03)
+    assert verdict(ev).diagnosis == "at chance"
+    ev.order_gap = {}
+    first = {"position": "first", **_iv(0.67, 0.54, 0.79), "decision_low": 0.49}
+    ev.turn_positions = {"none": [first, {"position": "middle", **_iv(0.5, 0.34, 0.66)},
+                                  {"position": "last", **_iv(0.4, 0.21, 0.56)}]}  # fmt: skip
+    assert verdict(ev).diagnosis == "at chance"
+    first["decision_low"] = 0.52
+    assert verdict(ev).diagnosis == "hears only some turns"
+
+
 def test_small_samples_and_missing_answers_say_so() -> None:
     ev = _ev(J_pointwise_none=(0.9, 0.7, 1.0))
     ev.items = 8

@@ -13,10 +13,13 @@ that they are not independent trials.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -107,8 +110,8 @@ class Sheet:
 
     def stat(self, fn: StatFn, items: int, confidence: float | None = None) -> int:
         """Ask for a statistic of the column sums; returns its handle for `evaluate`.
-        `confidence` overrides the sheet's level for this statistic (a multiplicity-adjusted
-        interval, e.g. Bonferroni over several groups)."""
+        `confidence` overrides the sheet's level for this statistic: a decision interval
+        (a verdict step's, 99 %), widened on few items (`expanded_level`)."""
         return self._add(fn, items, confidence, ())
 
     def _add(self, fn: StatFn, items: int, confidence: float | None, form: tuple[int, ...]) -> int:
@@ -146,7 +149,9 @@ class Sheet:
         with np.errstate(invalid="ignore", divide="ignore"):
             values = [float(fn(totals)) for fn, _, _ in self._stats]
             matrix = self._replicates(reps)
-        levels = np.array([confidence if c < 0 else c for _, _, c in self._stats])
+        levels = np.array(
+            [confidence if c < 0 else expanded_level(c, n) for _, n, c in self._stats]
+        )
         lows, highs = np.empty(len(levels)), np.empty(len(levels))
         for level in np.unique(levels):
             rows = levels == level
@@ -178,6 +183,40 @@ class Sheet:
             if not form:
                 matrix[i] = np.asarray(self._stats[i][0](by_replicate), float)
         return matrix
+
+
+@lru_cache(maxsize=1024)
+def expanded_level(level: float, items: int) -> float:
+    """The percentile level that gives a decision interval at `level` its nominal coverage on
+    `items` items: Hesterberg's expanded percentile interval (What Teachers Should Know about
+    the Bootstrap, 2015, section 5.3). The percentile bootstrap is too narrow on few items (its
+    spread is the plug-in one, with n, not n − 1, and a normal, not a t, tail): simulated coins
+    on 12-16 items were named "usable", "below chance" or "order-dependent" in 6-10 audits in
+    100 at 99 %. The level is raised until the normal quantile equals t(n − 1) · √(n / (n − 1))
+    at the asked level: 99 % → 99.88 % on 12 items, 99.77 % on 16, 99.09 % on 189, → 99 % as
+    items grow. On fewer than 3 items no width is enough: the whole bootstrap range is used."""
+    if items < 3:
+        return 1.0
+    t = t_quantile(1.0 - (1.0 - level) / 2.0, items - 1) * math.sqrt(items / (items - 1))
+    return 1.0 - 2.0 * _NORMAL.cdf(-t)
+
+
+_NORMAL = NormalDist()
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student's t quantile by its expansion in the normal one (Abramowitz & Stegun 26.7.5):
+    within 0.25 % of the exact value from 4 degrees of freedom up at p = 0.995 (tested against
+    scipy). A summary imports no scipy.stats (its import is a tenth of benchmarks/stats.py)."""
+    z = _NORMAL.inv_cdf(p)
+    v = float(df)
+    return (
+        z
+        + (z**3 + z) / (4 * v)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+        + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * v**4)
+    )
 
 
 _BLAS: Any = None

@@ -246,11 +246,15 @@ class OrderDependence(_Cell):
     ci_low: float | None = None
     ci_high: float | None = None
     items: int = 0
+    decision_low: float | None = None
+    decision_high: float | None = None
+    """The 99 % interval the verdict's "order-dependent" is decided by."""
 
     @property
     def estimate(self) -> Estimate:
         return Estimate(rate=self.delta, ci_low=self.ci_low, ci_high=self.ci_high,
-                        items=self.items)  # fmt: skip
+                        items=self.items, decision_low=self.decision_low,
+                        decision_high=self.decision_high)  # fmt: skip
 
 
 class BehaviourByCue(_Cell):

@@ -123,6 +123,11 @@ class Group(GroupTally):
             a = tuple(self.sheet.restricted(c, shared) for c in cols["ab"])
             b = tuple(self.sheet.restricted(c, shared) for c in cols["ba"])
             self.ask(rec, "_diff", self.sheet.difference(a, b, int(shared.sum())))  # type: ignore[arg-type]
+            # The verdict names a judge order-dependent by the 99 % interval, as the cascade's
+            # steps decide (verdicts.DECISION_CONFIDENCE): at 95 % a coin on 12-16 items was
+            # named order-dependent in about 3 audits in 100.
+            self.ask(rec, "_decision", self.sheet.difference(
+                a, b, int(shared.sum()), DECISION_CONFIDENCE))  # type: ignore[arg-type]  # fmt: skip
             out.append(rec)
         return out
 
@@ -136,7 +141,11 @@ class Group(GroupTally):
         ):
             rec: dict[str, Any] = {"judge": self.judge, "task": self.task, "cue": cue,
                                    "position": pos}  # fmt: skip
-            self.ratio(rec, "_share", self.positions[(cue, pos)])
+            num, den = self.sheet.pair(self.positions[(cue, pos)])
+            self.ask(rec, "_share", self.sheet.ratio(num, den))
+            # "Heard" at a position is decided at 99 % (three positions are asked of one
+            # judge; at 95 % a coin on 12 dialogues heard "the first turn" in 1 audit in 11).
+            self.ask(rec, "_decision", self.sheet.ratio(num, den, DECISION_CONFIDENCE))
             ch = chance[(cue, pos)]
             rec["chance"] = sum(v[0] for v in ch.values()) / max(
                 1.0, sum(v[1] for v in ch.values())
