@@ -19,6 +19,7 @@ from paraudit.permissions import follow_umask
 from paraudit.pools import interruptible_processes
 from paraudit.qc.acoustics import ProsodyFeatures, measure
 from paraudit.qc.verify import ProsodyDelta, delta, direction_failures
+from paraudit.render.cache_sweep import sweep_stale_temps
 from paraudit.render.offline_chain import change_timbre, piper_timbre
 from paraudit.render.piper_voice import VoiceInfo, load_synth, resolve_voice
 from paraudit.render.profiles import EmotionProfile, profile_for
@@ -74,6 +75,7 @@ class Renderer:
         and leaves every cache key as it was."""
         self.cache_dir = (cache_dir or default_cache_dir()) / "renders"
         self.cache_dir.mkdir(parents=True, exist_ok=True)
+        sweep_stale_temps(self.cache_dir)
         self.cache_hits = 0
         self.fresh_renders = 0
 

@@ -40,6 +40,7 @@ from paraudit.audio.clips import OUTPUT_SUBTYPE, Clip, resample, wav_bytes
 from paraudit.errors import ParauditError
 from paraudit.items.records import Speaker
 from paraudit.permissions import follow_umask
+from paraudit.render.cache_sweep import sweep_stale_temps
 from paraudit.specs import integer, number, parse_spec, redact, typed
 
 # Praat (parselmouth) and espeak-ng (inside Piper) keep global state and are not known to be
@@ -106,6 +107,8 @@ class TTSBackend(ABC):
     def __init__(self, spec: str, cache_dir: Path | None) -> None:
         self.spec = spec
         self.cache_dir = cache_dir / "tts" if cache_dir is not None else None
+        if self.cache_dir is not None and self.cache_dir.is_dir():
+            sweep_stale_temps(self.cache_dir)
         self.cache_hits = 0
         self.fresh_renders = 0
         self.secrets: tuple[str, ...] = ()
