@@ -4,15 +4,18 @@ percentile, `stats/itemboot.expanded_level`) against the plain 99 % percentile i
 both measured in the same run.
 
 Run: PYTHONPATH=src python benchmarks/small_samples.py [--audits 100] [--sizes 12,16,48]
+     [--judges A,B]
 
 The quick demo asks 16 single-turn items and 12 dialogues; on so few items the percentile
 bootstrap is too narrow (it uses the plug-in spread and a normal tail). Each cell simulates
 `--audits` audits of a scripted judge (`stats/judge_model.py`: rows of a default audit, the
-items' attributes for the subgroup scan) and summarises them as `paraudit report` does (1,000
-replicates, 500 permutations); a verdict is right as in `benchmarks/verdicts.py`
+items' attributes for the subgroup scan) and summarises them as `paraudit report` does, with
+fewer draws to keep it to minutes (1,000 replicates and 500 permutations; the report draws
+10,000 replicates and 1,000 permutations); a verdict is right as in `benchmarks/verdicts.py`
 (`judge_model.judged_right`). The coins: `random` (single-turn, the study's type) and the same
 coin on dialogues (not one of the study's types); the habits: `order-dependent`, `hears only
-the last turn` and `hears only the first 8 s`.
+the last turn` and `hears only the first 8 s`; and a listener hearing every turn at 80 %, for
+which a listed "hears only some turns" counts as wrong even beside a right diagnosis.
 """
 
 from __future__ import annotations
@@ -46,7 +49,16 @@ JUDGES: dict[str, JudgeType] = {
     "order-dependent": TYPES["order-dependent"],
     "hears only the last turn": TYPES["hears only the last turn"],
     "hears only the first 8 s": TYPES["hears only the first 8 s"],
+    # Hears every turn, each at 80 %: any verdict but a turn habit (found in review: with "not
+    # heard" read on the widened interval too, 43 of 200 audits listed one at 12 dialogues).
+    "hears every turn at 80 %": JudgeType(
+        JudgeModel("even80", p=0.8, o=0.9, j=0.9),
+        frozenset({"reliable", "usable", "usable, no systematic failure mode"}),
+        POS,
+        frozenset(),
+    ),
 }
+TURNS = "hears only some turns"
 
 
 def cell(jt: JudgeType, items: int, audits: int) -> Counter[str]:
@@ -60,9 +72,13 @@ def cell(jt: JudgeType, items: int, audits: int) -> Counter[str]:
             "verdicts"
         ][0]
         diagnosis, named, quiet = judged_right(jt, v)
-        out["right"] += diagnosis and named and quiet
+        # A turn habit listed beside another diagnosis is a claim too, where the type has none.
+        habit = TURNS not in jt.want and any(b["kind"] == TURNS for b in v["behaviours"])
+        out["right"] += diagnosis and named and quiet and not habit
         if not diagnosis:
             out[v["diagnosis"]] += 1
+        elif habit:
+            out[f"lists: {TURNS}"] += 1
         for kind in (verdict_marks(v) & DETECTORS) - jt.named:
             out[f"false: {kind}"] += 1
     return out
@@ -72,13 +88,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--audits", type=int, default=100)
     ap.add_argument("--sizes", default="12,16,48")
+    ap.add_argument("--judges", default=None, help="comma-separated names (default: all)")
     args = ap.parse_args()
+    only = args.judges.split(",") if args.judges else list(JUDGES)
     sizes = [int(s) for s in args.sizes.split(",")]
     expanded = itemboot.expanded_level
     print("| judge | items | plain 99 % percentile | expanded (the report's) |")
     print("|---|---|---|---|")
     for items in sizes:
         for name, jt in JUDGES.items():
+            if name not in only:
+                continue
             row = []
             for rule in ("plain", "expanded"):
                 # The plain rule: every decision interval at its asked level, whatever the items.

@@ -182,6 +182,20 @@ def test_order_and_turn_habits_are_decided_by_the_decision_interval() -> None:
     assert verdict(ev).diagnosis == "hears only some turns"
 
 
+def test_a_turn_is_not_heard_only_by_its_95_interval() -> None:
+    """A judge hearing every turn, one of them less surely (above ½ by the 95 % interval, not
+    by the wider decision one), hears them all: the wider interval only makes "heard" harder."""
+    ev = _ev(J_pointwise_none=(0.85, 0.75, 0.92))
+    ev.turn_positions = {"none": [
+        {"position": "first", **_iv(0.73, 0.6, 0.85), "decision_low": 0.49},
+        {"position": "middle", **_iv(0.88, 0.8, 0.95), "decision_low": 0.72},
+        {"position": "last", **_iv(0.92, 0.85, 0.98), "decision_low": 0.8},
+    ]}  # fmt: skip
+    assert not [b for b in verdict(ev).behaviours if b.kind == "hears only some turns"]
+    ev.turn_positions["none"][0].update(ci_low=0.45)  # not above ½ even at 95 %: not heard
+    assert [b for b in verdict(ev).behaviours if b.kind == "hears only some turns"]
+
+
 def test_small_samples_and_missing_answers_say_so() -> None:
     ev = _ev(J_pointwise_none=(0.9, 0.7, 1.0))
     ev.items = 8

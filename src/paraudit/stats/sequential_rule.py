@@ -66,8 +66,10 @@ def _band(b: Bounds | None, yes: bool, no: bool, claimed: bool = False) -> str |
 
 def _claimed_far(b: Bounds | None, centre: float, distance: float) -> bool:
     """The report's reading of a behaviour: the estimate `distance` or more from `centre`
-    and its fixed-sample 95 % interval excluding `centre` (verdicts.position_direction, the
-    order gap)."""
+    and its fixed-sample 95 % interval excluding `centre` (verdicts.position_direction). The
+    report reads the order gap by its 99 % decision interval (widened on few items): reading
+    it at 95 % here claims it more often than the report does, which only keeps a cell asking
+    longer, never stops one early."""
     return bool(
         b is not None
         and b.mean is not None
@@ -94,8 +96,9 @@ def decisions(b: dict[str, Bounds], cue: str, cued: Sequence[str]) -> dict[str, 
     else:
         d["cue"] = "yes" if "yes" in per else "no" if all(p == "no" for p in per) else None
     f = b.get("first")
-    # A behaviour is claimed and ruled out at 95 %, as the cascade's behaviours are decided
-    # (verdicts.position_direction and the others read the 95 % intervals).
+    # A behaviour is claimed and ruled out at 95 %, as most of the cascade's behaviours are
+    # decided (verdicts.position_direction and the others read the 95 % intervals; the order
+    # gap and the turns decide "heard" at 99 %, so 95 % here is the conservative side).
     d["position"] = _band(f, bool(f and (f.low95 >= 0.9 or f.high95 <= 0.1)),
                           bool(f and 0.1 < f.low95 and f.high95 < 0.9),
                           _claimed_far(f, CHANCE, 0.4))  # fmt: skip

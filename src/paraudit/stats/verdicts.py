@@ -425,10 +425,14 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
     # First / middle / last (per turn index rows are shown in the report, not decided on).
     turns = [t for t in ev.turn_positions.get(cue, []) if t["position"] in POSITIONS]
     if turns and not deaf and len(turns) >= 2:
+        # Heard by the decision interval (three positions are asked of one judge), not heard
+        # by the shown 95 % one: a wider interval makes "heard" harder to claim, and must not
+        # make "not heard" easier (a judge hearing every turn at 80 % on 12 dialogues was
+        # named in 43 of 200 audits when both read the widened interval, 4 with both at 95 %).
         heard = [t for t in turns if estimate(t).above(0.5)]
         unheard = [
             t for t in turns
-            if not estimate(t).above(0.5) and (t.get("rate") or 0) < TURN_UNHEARD_MAX
+            if not (t.get("ci_low") or 0) > 0.5 and (t.get("rate") or 0) < TURN_UNHEARD_MAX
         ]  # fmt: skip
         if heard and unheard:
             out.append(Behaviour(kind="hears only some turns", text=turn_text(heard, turns)))
