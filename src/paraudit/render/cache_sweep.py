@@ -21,14 +21,14 @@ _swept: set[Path] = set()
 and listing a large cache once per clip would cost more than the litter."""
 
 
-def sweep_stale_temps(folder: Path, now: float | None = None, *, again: bool = False) -> int:
+def sweep_stale_temps(folder: Path, *, again: bool = False) -> int:
     """Remove `tmp*` files (mkstemp's names; cache entries are hex keys) older than STALE_S
     from `folder`, once per process (`again`: even if swept before); returns how many. A file
     another process removes first is not an error."""
     if folder in _swept and not again:
         return 0
     _swept.add(folder)
-    now = time.time() if now is None else now
+    now = time.time()
     removed = 0
     try:
         candidates = list(folder.glob("tmp*"))

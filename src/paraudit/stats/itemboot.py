@@ -185,6 +185,9 @@ class Sheet:
         return matrix
 
 
+_NORMAL = NormalDist()
+
+
 @lru_cache(maxsize=1024)
 def expanded_level(level: float, items: int) -> float:
     """The percentile level that gives a decision interval at `level` its nominal coverage on
@@ -199,9 +202,6 @@ def expanded_level(level: float, items: int) -> float:
         return 1.0
     t = t_quantile(1.0 - (1.0 - level) / 2.0, items - 1) * math.sqrt(items / (items - 1))
     return 1.0 - 2.0 * _NORMAL.cdf(-t)
-
-
-_NORMAL = NormalDist()
 
 
 def t_quantile(p: float, df: int) -> float:
