@@ -14,13 +14,14 @@ fewer draws to keep it to minutes (1,000 replicates and 500 permutations; the re
 10,000 replicates and 1,000 permutations); a verdict is right as in `benchmarks/verdicts.py`
 (`judge_model.judged_right`). The coins: `random` (single-turn, the study's type) and the same
 coin on dialogues (not one of the study's types); the habits: `order-dependent`, `hears only
-the last turn` and `hears only the first 8 s`; and a listener hearing every turn at 80 %, for
-which a listed "hears only some turns" counts as wrong even beside a right diagnosis.
+the last turn` and `hears only the first 8 s`; and listeners hearing every turn at 80 % and at
+70 %, for which a listed "hears only some turns" counts as wrong even beside a right diagnosis.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections import Counter
@@ -57,6 +58,21 @@ JUDGES: dict[str, JudgeType] = {
         POS,
         frozenset(),
     ),
+    # Every turn at 70 %: one of the three positions falls below ½ by chance on 12 dialogues;
+    # read alone that named a turn habit in 81 of 200 audits (now a paired comparison).
+    "hears every turn at 70 %": JudgeType(
+        JudgeModel("even70", p=0.7, o=0.9, j=0.9),
+        frozenset(
+            {
+                "reliable",
+                "usable",
+                "usable, no systematic failure mode",
+                "usable, systematic failure mode",
+            }
+        ),
+        POS,
+        frozenset(),
+    ),
 }
 TURNS = "hears only some turns"
 
@@ -90,7 +106,8 @@ def main() -> int:
     ap.add_argument("--sizes", default="12,16,48")
     ap.add_argument("--judges", default=None, help="comma-separated names (default: all)")
     args = ap.parse_args()
-    only = args.judges.split(",") if args.judges else list(JUDGES)
+    # A comma ends a name only where no space follows ("random, dialogues" is one name).
+    only = re.split(r",(?! )", args.judges) if args.judges else list(JUDGES)
     sizes = [int(s) for s in args.sizes.split(",")]
     expanded = itemboot.expanded_level
     print("| judge | items | plain 99 % percentile | expanded (the report's) |")

@@ -37,9 +37,10 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b) and type(a) is type(b)
 
 
-DECIDED = ("decision_low", "decision_high")
+DECIDED = ("decision_low", "decision_high", "versus")
 """Widened on few items since the golden was written (itemboot.expanded_level, tested in
-test_itemboot.py), and added to the order gaps and turn positions: not what this guards."""
+test_itemboot.py), and added to the order gaps and turn positions, with the turn positions'
+paired comparisons (`versus`, tested in test_summary.py): not what this guards."""
 
 
 def _undecided(x: Any) -> Any:
@@ -94,4 +95,10 @@ def test_verdicts_are_unchanged_where_no_new_rule_applies() -> None:
     for v in _now()["verdicts"]:
         assert not any(b["kind"] == "answers not given" for b in v["behaviours"])
         old = before[(v["judge"], v["task"])]
+        if old["diagnosis"] == "hears only some turns":
+            # `mixed` has one skill at every turn; "hears only the middle human turn" (P 53 %,
+            # 63 %, 52 %) was named from each position's own interval. Compared pair by pair
+            # (verdicts._below), no turn is below another: the habit was noise.
+            assert (v["diagnosis"], v["behaviours"]) == ("at chance", []), v["text"]
+            continue
         assert (v["diagnosis"], v["behaviours"]) == (old["diagnosis"], old["behaviours"])

@@ -221,3 +221,10 @@ def test_order_gaps_and_turn_positions_carry_the_decision_interval() -> None:
     assert s["order_dependence"] and positions
     for rec in [*s["order_dependence"], *positions]:
         assert rec["decision_low"] <= rec["ci_low"] and rec["ci_high"] <= rec["decision_high"]
+    # Each of first / middle / last is compared with the others, paired by dialogue: one
+    # interval per pair, read from either side with the sign turned.
+    at = {p["position"]: p for p in s["perception_positions"] if p["cue"] == "none"}
+    first, last = at["first"]["versus"]["last"], at["last"]["versus"]["first"]
+    assert first == (-last[1], -last[0]) and first[0] < first[1]
+    assert set(at["middle"]["versus"]) == {"first", "last"}
+    assert all("versus" not in p for p in s["perception_positions"] if "turn" in p["position"])

@@ -196,6 +196,23 @@ def test_a_turn_is_not_heard_only_by_its_95_interval() -> None:
     assert [b for b in verdict(ev).behaviours if b.kind == "hears only some turns"]
 
 
+def test_a_low_turn_is_not_heard_only_below_a_heard_one() -> None:
+    """ "Hears only some turns" compares positions: a turn not above ½ is "not heard" only
+    where its paired difference with a heard turn (`versus`, 99 %) is below 0. A listener
+    hearing every turn at 70 % on 12 dialogues had one turn below ½ by chance and the habit
+    named in 36 of 100 audits (benchmarks/small_samples.py; 2 of 100 with the comparison)."""
+    ev = _ev(J_pointwise_none=(0.72, 0.6, 0.83))
+    first = {"position": "first", **_iv(0.58, 0.45, 0.71), "versus": {"last": (-0.3, 0.05)}}
+    last = {"position": "last", **_iv(0.79, 0.68, 0.9), "versus": {"first": (-0.05, 0.3)}}
+    ev.turn_positions = {"none": [first, last]}
+    assert not [b for b in verdict(ev).behaviours if b.kind == "hears only some turns"]
+    first["versus"] = {"last": (-0.4, -0.02)}  # below the heard last turn: not heard
+    v = verdict(ev)
+    assert [b.text for b in v.behaviours if b.kind == "hears only some turns"] == [
+        "hears only the last human turn (P by turn position: first 58.0%, last 79.0%)"
+    ]
+
+
 def test_small_samples_and_missing_answers_say_so() -> None:
     ev = _ev(J_pointwise_none=(0.9, 0.7, 1.0))
     ev.items = 8

@@ -232,6 +232,9 @@ class PerceptionPosition(PerceptionTurns):
     position: str
     """'first', 'middle' or 'last' (what verdicts decide by), or 'human turn N' (shown)."""
     chance: float
+    versus: dict[str, tuple[float | None, float | None]] | None = None
+    """For first / middle / last: P here minus P at each other of them, paired by dialogue
+    (99 % decision interval, low and high): a turn is "not heard" only below a heard one."""
 
 
 class OrderDependence(_Cell):

@@ -429,14 +429,30 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
         # by the shown 95 % one: a wider interval makes "heard" harder to claim, and must not
         # make "not heard" easier (a judge hearing every turn at 80 % on 12 dialogues was
         # named in 43 of 200 audits when both read the widened interval, 4 with both at 95 %).
+        # And not heard only where P there is below a heard turn's (paired by dialogue, at
+        # 99 %): a low turn alone is no habit (a listener hearing every turn at 70 % had one
+        # of three below ½ by chance, and "hears only some turns" named, in 81 of 200 audits
+        # on 12 dialogues).
         heard = [t for t in turns if estimate(t).above(0.5)]
         unheard = [
             t for t in turns
             if not (t.get("ci_low") or 0) > 0.5 and (t.get("rate") or 0) < TURN_UNHEARD_MAX
+            and any(_below(t, h) for h in heard)
         ]  # fmt: skip
         if heard and unheard:
             out.append(Behaviour(kind="hears only some turns", text=turn_text(heard, turns)))
     return out
+
+
+def _below(turn: Section, other: Section) -> bool:
+    """P at `turn` is below P at `other`: the decision interval of their paired difference
+    lies under 0. Evidence without the comparison (`versus`, summaries before it) decides
+    by the two turns' own intervals as before."""
+    versus = turn.get("versus")
+    if versus is None:
+        return True
+    high = (versus.get(other["position"]) or (None, None))[1]
+    return high is not None and high < 0
 
 
 def _diagnosis(
