@@ -59,7 +59,8 @@ JUDGES: dict[str, JudgeType] = {
         frozenset(),
     ),
     # Every turn at 70 %: one of the three positions falls below ½ by chance on 12 dialogues;
-    # read alone that named a turn habit in 81 of 200 audits (now a paired comparison).
+    # read alone that named a turn habit in 36 of 100 audits (now a paired comparison). What
+    # this type checks is the turn habit: every "usable" reading counts as right.
     "hears every turn at 70 %": JudgeType(
         JudgeModel("even70", p=0.7, o=0.9, j=0.9),
         frozenset(

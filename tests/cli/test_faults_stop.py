@@ -223,3 +223,26 @@ def test_a_signal_inside_an_exec_still_exits_130(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)
     assert "interrupted: kept" in done.stderr + done.stdout
+
+
+def test_a_ctrl_c_typer_handles_inside_an_exec_still_exits_130(tmp_path: Path) -> None:
+    """Typer turns a Ctrl-C outside any command body (a command module being imported: where
+    dataclasses exec their strings) into exit 130 itself, past `user_errors`: `python -m
+    paraudit.cli.main` clears the exec flag there too (cli/main.py `run_module`)."""
+    (tmp_path / "typer_stopped_in_exec.py").write_text(
+        "import paraudit.cli.main as m\n"
+        "def app() -> None:  # as Typer does: a KeyboardInterrupt becomes exit 130\n"
+        "    try:\n"
+        "        exec('import os, signal\\nos.kill(os.getpid(), signal.SIGINT)\\n'\n"
+        "             'for _ in range(10**7): pass')\n"
+        "    except KeyboardInterrupt:\n"
+        "        raise SystemExit(130) from None\n"
+        "m.app = app\n"
+        "m.run_module()\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(tmp_path)])}
+    done = subprocess.run(
+        [sys.executable, "-m", "typer_stopped_in_exec"], env=env, capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)

@@ -225,6 +225,7 @@ def test_order_gaps_and_turn_positions_carry_the_decision_interval() -> None:
     # interval per pair, read from either side with the sign turned.
     at = {p["position"]: p for p in s["perception_positions"] if p["cue"] == "none"}
     first, last = at["first"]["versus"]["last"], at["last"]["versus"]["first"]
-    assert first == (-last[1], -last[0]) and first[0] < first[1]
+    assert (first["low"], first["high"]) == (-last["high"], -last["low"])
+    assert first["low"] < first["high"]
     assert set(at["middle"]["versus"]) == {"first", "last"}
     assert all("versus" not in p for p in s["perception_positions"] if "turn" in p["position"])

@@ -23,6 +23,11 @@ def _acc(acc: float, lo: float, hi: float) -> dict[str, Any]:
     return {"accuracy": acc, "ci_low": lo, "ci_high": hi, "chance": 0.5, "items": 48}
 
 
+def _vs(low: float, high: float) -> dict[str, float]:
+    """A turn position's paired difference with another (`versus`: its decision interval)."""
+    return {"low": low, "high": high}
+
+
 def _diff(d: float, lo: float, hi: float) -> dict[str, Any]:
     return {"delta": d, "ci_low": lo, "ci_high": hi, "items": 48}
 
@@ -155,8 +160,9 @@ def test_order_dependence_and_turn_hearing() -> None:
     ev.order_gap = {"none": {**_diff(1.0, 1.0, 1.0), "ab": _iv(1.0), "ba": _iv(0.0)}}
     assert verdict(ev).diagnosis == "order-dependent"
     ev.order_gap = {}
-    ev.turn_positions = {"none": [{"position": "first", **_iv(0.5, 0.4, 0.6)},
-                                  {"position": "middle", **_iv(0.5, 0.4, 0.6)},
+    below = {"versus": {"last": _vs(-0.6, -0.4)}}  # paired with the last turn: below it
+    ev.turn_positions = {"none": [{"position": "first", **_iv(0.5, 0.4, 0.6), **below},
+                                  {"position": "middle", **_iv(0.5, 0.4, 0.6), **below},
                                   {"position": "last", **_iv(1.0, 1.0, 1.0)}]}  # fmt: skip
     v = verdict(ev)
     assert v.diagnosis == "hears only some turns"
@@ -175,8 +181,10 @@ def test_order_and_turn_habits_are_decided_by_the_decision_interval() -> None:
     assert verdict(ev).diagnosis == "at chance"
     ev.order_gap = {}
     first = {"position": "first", **_iv(0.67, 0.54, 0.79), "decision_low": 0.49}
-    ev.turn_positions = {"none": [first, {"position": "middle", **_iv(0.5, 0.34, 0.66)},
-                                  {"position": "last", **_iv(0.4, 0.21, 0.56)}]}  # fmt: skip
+    below = {"versus": {"first": _vs(-0.5, -0.05)}}
+    middle = {"position": "middle", **_iv(0.5, 0.34, 0.66), **below}
+    last = {"position": "last", **_iv(0.4, 0.21, 0.56), **below}
+    ev.turn_positions = {"none": [first, middle, last]}
     assert verdict(ev).diagnosis == "at chance"
     first["decision_low"] = 0.52
     assert verdict(ev).diagnosis == "hears only some turns"
@@ -192,7 +200,10 @@ def test_a_turn_is_not_heard_only_by_its_95_interval() -> None:
         {"position": "last", **_iv(0.92, 0.85, 0.98), "decision_low": 0.8},
     ]}  # fmt: skip
     assert not [b for b in verdict(ev).behaviours if b.kind == "hears only some turns"]
-    ev.turn_positions["none"][0].update(ci_low=0.45)  # not above ½ even at 95 %: not heard
+    # Not above ½ even at 95 %, but not below the heard turns either: still no habit.
+    ev.turn_positions["none"][0].update(ci_low=0.45, versus={"last": _vs(-0.3, 0.02)})
+    assert not [b for b in verdict(ev).behaviours if b.kind == "hears only some turns"]
+    ev.turn_positions["none"][0]["versus"] = {"last": _vs(-0.35, -0.01)}  # and below one
     assert [b for b in verdict(ev).behaviours if b.kind == "hears only some turns"]
 
 
@@ -202,11 +213,11 @@ def test_a_low_turn_is_not_heard_only_below_a_heard_one() -> None:
     hearing every turn at 70 % on 12 dialogues had one turn below ½ by chance and the habit
     named in 36 of 100 audits (benchmarks/small_samples.py; 2 of 100 with the comparison)."""
     ev = _ev(J_pointwise_none=(0.72, 0.6, 0.83))
-    first = {"position": "first", **_iv(0.58, 0.45, 0.71), "versus": {"last": (-0.3, 0.05)}}
-    last = {"position": "last", **_iv(0.79, 0.68, 0.9), "versus": {"first": (-0.05, 0.3)}}
+    first = {"position": "first", **_iv(0.58, 0.45, 0.71), "versus": {"last": _vs(-0.3, 0.05)}}
+    last = {"position": "last", **_iv(0.79, 0.68, 0.9), "versus": {"first": _vs(-0.05, 0.3)}}
     ev.turn_positions = {"none": [first, last]}
     assert not [b for b in verdict(ev).behaviours if b.kind == "hears only some turns"]
-    first["versus"] = {"last": (-0.4, -0.02)}  # below the heard last turn: not heard
+    first["versus"] = {"last": _vs(-0.4, -0.02)}  # below the heard last turn: not heard
     v = verdict(ev)
     assert [b.text for b in v.behaviours if b.kind == "hears only some turns"] == [
         "hears only the last human turn (P by turn position: first 58.0%, last 79.0%)"

@@ -172,7 +172,7 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
             note, _interrupt_note = _interrupt_note, None
             note = note or "finished work is saved; rerun to resume"
             err_console.print(f"[yellow]interrupted[/]: {escape(note)}", soft_wrap=True)
-            _forget_interrupted_exec()
+            forget_interrupted_exec()
             leave_hung_threads(130)
             raise typer.Exit(130) from None
 
@@ -182,12 +182,14 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
 _interrupt_note: str | None = None
 
 
-def _forget_interrupted_exec() -> None:
-    """Keep exit status 130 when the interruption was raised inside an `exec`/`eval` of a
-    string (dataclasses and typing do hundreds of them while a lazy import runs): CPython then
-    sets a flag that makes `python -m` exit by re-raising SIGINT (status -2) even after the
-    KeyboardInterrupt was handled. Seen in CI as a SIGTERM'd `report` that printed its
-    interruption line and ended -2. Every `exec` of a string clears that flag first."""
+def forget_interrupted_exec() -> None:
+    """Keep exit status 130 when the interruption was raised inside an `exec` of a string
+    (dataclasses and namedtuple run hundreds while a lazy import runs): CPython 3.11–3.13 then
+    set a flag that makes `python -m` exit by re-raising SIGINT (status -2), silently, even
+    after the KeyboardInterrupt was handled. Seen in CI as a SIGTERM'd `report` that printed
+    its interruption line and ended -2. There every `exec` of a string clears that flag
+    first; where it no longer does (newer CPython sets it only for `-m`'s own module), this is
+    a no-op. Console scripts exit through `sys.exit` directly and were never affected."""
     exec("")
 
 

@@ -178,5 +178,19 @@ def main() -> None:
     on_long_wait(warn)  # a run or build waiting on a server's Retry-After says so, once a wait
 
 
+def run_module() -> None:
+    """`python -m paraudit.cli.main`: Typer turns a Ctrl-C outside any command body (e.g.
+    while a command module is imported) into exit 130 itself, past `user_errors`; the exec
+    flag is cleared there too (`common.forget_interrupted_exec`)."""
+    from paraudit.cli.common import forget_interrupted_exec
+
+    try:
+        app()
+    except SystemExit as e:
+        if e.code == 130:
+            forget_interrupted_exec()
+        raise
+
+
 if __name__ == "__main__":
-    app()
+    run_module()

@@ -217,6 +217,14 @@ class TranscriptControl(_Cell):
     j_t_agreement: Share | None = None
 
 
+class Bounds(BaseModel):
+    """An interval's two ends (undefined where nothing was answered)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    low: float | None = None
+    high: float | None = None
+
+
 class PerceptionTurns(Share):
     """Positional P accuracy per human turn, at one cue."""
 
@@ -232,9 +240,9 @@ class PerceptionPosition(PerceptionTurns):
     position: str
     """'first', 'middle' or 'last' (what verdicts decide by), or 'human turn N' (shown)."""
     chance: float
-    versus: dict[str, tuple[float | None, float | None]] | None = None
+    versus: dict[str, Bounds] | None = None
     """For first / middle / last: P here minus P at each other of them, paired by dialogue
-    (99 % decision interval, low and high): a turn is "not heard" only below a heard one."""
+    (99 % decision interval): a turn is "not heard" only below a heard one."""
 
 
 class OrderDependence(_Cell):

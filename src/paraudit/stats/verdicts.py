@@ -431,8 +431,8 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
         # named in 43 of 200 audits when both read the widened interval, 4 with both at 95 %).
         # And not heard only where P there is below a heard turn's (paired by dialogue, at
         # 99 %): a low turn alone is no habit (a listener hearing every turn at 70 % had one
-        # of three below ½ by chance, and "hears only some turns" named, in 81 of 200 audits
-        # on 12 dialogues).
+        # of three below ½ by chance, and "hears only some turns" named, in 36 of 100 audits
+        # on 12 dialogues: benchmarks/small_samples.py).
         heard = [t for t in turns if estimate(t).above(0.5)]
         unheard = [
             t for t in turns
@@ -446,12 +446,8 @@ def behaviours(ev: Evidence, cue: str | None) -> list[Behaviour]:
 
 def _below(turn: Section, other: Section) -> bool:
     """P at `turn` is below P at `other`: the decision interval of their paired difference
-    lies under 0. Evidence without the comparison (`versus`, summaries before it) decides
-    by the two turns' own intervals as before."""
-    versus = turn.get("versus")
-    if versus is None:
-        return True
-    high = (versus.get(other["position"]) or (None, None))[1]
+    (`versus`, summary/sections.py) lies under 0; without that comparison, not below."""
+    high = ((turn.get("versus") or {}).get(other["position"]) or {}).get("high")
     return high is not None and high < 0
 
 

@@ -33,7 +33,9 @@ judge × task:
   answers, unparsed, refused and errors (T has no accuracy row: it has no right answer).
 - `perception_turns` (positional × cue, and "all"): per-turn P accuracy.
 - `perception_positions` (positional × cue × human-turn position: first / middle / last, and
-  "human turn k" per index): P accuracy there and `chance`, what a deaf guesser scores there.
+  "human turn k" per index): P accuracy there and `chance`, what a deaf guesser scores there;
+  on first / middle / last, `versus`: P there minus P at each other of them, paired by
+  dialogue (the 99 % decision interval "hears only some turns" is decided by).
 - `order_dependence` (× cue): pointwise J accuracy in response order `ab`, in `ba`, and ab − ba.
 - `behaviour_by_cue` (× cue): audio sensitivity, J choice order consistency, J–T agreement.
 - `null_audio` (× asked probe P/J × null kind): probe N's confident and no-audio shares, its

@@ -162,8 +162,9 @@ class Group(GroupTally):
         """P at each of first / middle / last minus P at each other (one cue), paired by
         dialogue, as a 99 % decision interval (`versus`): a turn is "not heard" only where P
         there is below a heard turn's. Read alone, a low turn was named for a listener hearing
-        every turn at 70 % (on 12 dialogues, in 81 audits of 200): one position's interval is
-        not a comparison between positions."""
+        every turn at 70 % (on 12 dialogues, in 36 audits of 100: benchmarks/small_samples.py):
+        one position's interval is not a comparison between positions. Stored as
+        {other position: {"low", "high"}}."""
         for i, (a, (na, da)) in enumerate(recs):
             for b, (nb, db) in recs[i + 1 :]:
                 shared = self.sheet.present(da) & self.sheet.present(db)
@@ -284,7 +285,7 @@ class Group(GroupTally):
             elif key.startswith("_versus"):  # a − b, stored on b's record as b − a
                 other = key.split(":", 1)[1]
                 lo, hi = (e.low, e.high) if key[7] == ":" else (_neg(e.high), _neg(e.low))
-                target.setdefault("versus", {})[other] = (lo, hi)
+                target.setdefault("versus", {})[other] = {"low": lo, "high": hi}
             else:
                 target[key] = e.as_dict()
         return shown
