@@ -197,6 +197,23 @@ def test_a_signal_that_lands_in_a_finalizer_is_not_lost() -> None:
     assert stopped and time.monotonic() - t0 < 1.5
 
 
+def _signal_in_exec(name: str) -> str:
+    """A statement that sends this process `name` from inside an `exec` of a string, and
+    spins there until the handler runs."""
+    body = f"import os, signal\\nos.kill(os.getpid(), signal.{name})\\nfor _ in range(10**7): pass"
+    return f"exec('{body}')"
+
+
+def _run_module(where: Path, name: str) -> subprocess.CompletedProcess[str]:
+    """`python -m NAME` from `where`: only `-m` reads CPython's exec flag at exit (a script
+    file or `-c` exits through `sys.exit` directly)."""
+    path = os.pathsep.join([str(SRC), str(where), os.environ.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", name], env={**os.environ, "PYTHONPATH": path},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
 def test_a_signal_inside_an_exec_still_exits_130(tmp_path: Path) -> None:
     """A SIGTERM that lands inside an `exec` of a string (dataclasses and typing run hundreds
     while a command imports lazily) sets CPython's "unhandled KeyboardInterrupt" flag, and a
@@ -209,18 +226,13 @@ def test_a_signal_inside_an_exec_still_exits_130(tmp_path: Path) -> None:
         "@user_errors\n"
         "def body() -> None:\n"
         "    with stoppable('kept'):\n"
-        "        exec('import os, signal\\nos.kill(os.getpid(), signal.SIGTERM)\\n'\n"
-        "             'for _ in range(10**7): pass')\n"
+        f"        {_signal_in_exec('SIGTERM')}\n"
         "try:\n"
         "    body()\n"
         "except typer.Exit as e:\n"
         "    sys.exit(e.exit_code)\n"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(tmp_path)])}
-    done = subprocess.run(
-        [sys.executable, "-m", "stopped_in_exec"], env=env, capture_output=True, text=True,
-        timeout=60,
-    )  # fmt: skip
+    done = _run_module(tmp_path, "stopped_in_exec")
     assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)
     assert "interrupted: kept" in done.stderr + done.stdout
 
@@ -233,16 +245,11 @@ def test_a_ctrl_c_typer_handles_inside_an_exec_still_exits_130(tmp_path: Path) -
         "import paraudit.cli.main as m\n"
         "def app() -> None:  # as Typer does: a KeyboardInterrupt becomes exit 130\n"
         "    try:\n"
-        "        exec('import os, signal\\nos.kill(os.getpid(), signal.SIGINT)\\n'\n"
-        "             'for _ in range(10**7): pass')\n"
+        f"        {_signal_in_exec('SIGINT')}\n"
         "    except KeyboardInterrupt:\n"
         "        raise SystemExit(130) from None\n"
         "m.app = app\n"
         "m.run_module()\n"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(tmp_path)])}
-    done = subprocess.run(
-        [sys.executable, "-m", "typer_stopped_in_exec"], env=env, capture_output=True,
-        text=True, timeout=60,
-    )  # fmt: skip
+    done = _run_module(tmp_path, "typer_stopped_in_exec")
     assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)
