@@ -158,23 +158,12 @@ def _group(
         for name, vs in [(change, variants)] + [(v, [v]) for v in variants if len(variants) > 1]:
             flips, pairs = _flips(tally, vs)
             f_num, f_den = sheet.column(flips), sheet.column(pairs)
-            both = sheet.present(f_den) & sheet.present(s_den)
-            shared = int(both.sum())
-            diff = sheet.difference(
-                (sheet.restricted(s_num, both), sheet.restricted(s_den, both)),
-                (sheet.restricted(f_num, both), sheet.restricted(f_den, both)),
-                shared,
-            )
+            diff = sheet.difference(*sheet.paired((s_num, s_den), (f_num, f_den)))
             n_pairs = int(sum(pairs.values()))
             n_flips = int(sum(flips.values()))
             beyond = None
             if reask is not None:
-                paired = sheet.present(f_den) & sheet.present(r_den)
-                beyond = sheet.difference(
-                    (sheet.restricted(f_num, paired), sheet.restricted(f_den, paired)),
-                    (sheet.restricted(r_num, paired), sheet.restricted(r_den, paired)),
-                    int(paired.sum()),
-                )
+                beyond = sheet.difference(*sheet.paired((f_num, f_den), (r_num, r_den)))
             asked.append(
                 (name, tuple(vs), sheet.ratio(f_num, f_den), diff, n_pairs, n_flips, beyond)
             )

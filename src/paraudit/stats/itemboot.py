@@ -108,6 +108,16 @@ class Sheet:
         self._cols.append(np.where(mask, self._cols[col], 0.0))
         return len(self._cols) - 1
 
+    def paired(
+        self, a: tuple[int, int], b: tuple[int, int]
+    ) -> tuple[tuple[int, int], tuple[int, int], int]:
+        """Two cells' (numerator, denominator) columns restricted to the items where both
+        denominators are non-zero, and how many those are: what a paired `difference` reads."""
+        shared = self.present(a[1]) & self.present(b[1])
+        ra = (self.restricted(a[0], shared), self.restricted(a[1], shared))
+        rb = (self.restricted(b[0], shared), self.restricted(b[1], shared))
+        return ra, rb, int(shared.sum())
+
     def stat(self, fn: StatFn, items: int, confidence: float | None = None) -> int:
         """Ask for a statistic of the column sums; returns its handle for `evaluate`.
         `confidence` overrides the sheet's level for this statistic: a decision interval

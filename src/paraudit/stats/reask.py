@@ -130,12 +130,9 @@ class ReaskTally:
             ]  # fmt: skip
             if probe == "J" and units.get(cue):
                 s = (sheet.column(dict(moved[cue])), sheet.column(dict(units[cue])))
-                both = sheet.present(s[1]) & sheet.present(reask[1])
-                a = (sheet.restricted(s[0], both), sheet.restricted(s[1], both))
-                b = (sheet.restricted(reask[0], both), sheet.restricted(reask[1], both))
                 asks += [
                     (rec, "sensitivity", sheet.ratio(*s)),
-                    (rec, "sensitivity_minus_reask", sheet.difference(a, b, int(both.sum()))),
+                    (rec, "sensitivity_minus_reask", sheet.difference(*sheet.paired(s, reask))),
                 ]
             out.append(rec)
         est = sheet.evaluate(ctx.replicates, ctx.seed)

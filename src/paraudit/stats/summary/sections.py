@@ -77,16 +77,13 @@ class Group(GroupTally):
         ) -> dict[str, Any] | None:
             if a not in self.acc_cols or b not in self.acc_cols:
                 return None
-            (ka, na), (kb, nb) = self.acc_cols[a], self.acc_cols[b]
-            shared = self.sheet.present(na) & self.sheet.present(nb)
-            if not shared.any():
+            cols_a, cols_b, items = self.sheet.paired(self.acc_cols[a], self.acc_cols[b])
+            if not items:
                 return None
-            cols_a = (self.sheet.restricted(ka, shared), self.sheet.restricted(na, shared))
-            cols_b = (self.sheet.restricted(kb, shared), self.sheet.restricted(nb, shared))
             d: dict[str, Any] = {"judge": self.judge, "task": self.task, **extra}
-            self.ask(d, "_diff", self.sheet.difference(cols_a, cols_b, int(shared.sum())))
+            self.ask(d, "_diff", self.sheet.difference(cols_a, cols_b, items))
             self.ask(d, "_decision", self.sheet.difference(
-                cols_a, cols_b, int(shared.sum()), DECISION_CONFIDENCE))  # fmt: skip
+                cols_a, cols_b, items, DECISION_CONFIDENCE))  # fmt: skip
             return d
 
         j_cues = sorted({c for p, _, c in self.cells if p == "J"}, key=cue_key)
@@ -117,17 +114,14 @@ class Group(GroupTally):
                 "judge": self.judge, "task": self.task, "probe": "J", "protocol": "pointwise",
                 "cue": cue, "ab": {}, "ba": {},
             }  # fmt: skip
-            shared = self.sheet.present(cols["ab"][1]) & self.sheet.present(cols["ba"][1])
             for order in ("ab", "ba"):
                 self.ask(rec[order], "_share", self.sheet.ratio(*cols[order]))
-            a = tuple(self.sheet.restricted(c, shared) for c in cols["ab"])
-            b = tuple(self.sheet.restricted(c, shared) for c in cols["ba"])
-            self.ask(rec, "_diff", self.sheet.difference(a, b, int(shared.sum())))  # type: ignore[arg-type]
+            a, b, items = self.sheet.paired(cols["ab"], cols["ba"])
+            self.ask(rec, "_diff", self.sheet.difference(a, b, items))
             # The verdict names a judge order-dependent by the 99 % interval, as the cascade's
             # steps decide (verdicts.DECISION_CONFIDENCE): at 95 % a coin on 12-16 items was
             # named order-dependent in about 3 audits in 100.
-            self.ask(rec, "_decision", self.sheet.difference(
-                a, b, int(shared.sum()), DECISION_CONFIDENCE))  # type: ignore[arg-type]  # fmt: skip
+            self.ask(rec, "_decision", self.sheet.difference(a, b, items, DECISION_CONFIDENCE))
             out.append(rec)
         return out
 
@@ -165,12 +159,10 @@ class Group(GroupTally):
         every turn at 70 % (on 12 dialogues, in 36 audits of 100: benchmarks/small_samples.py):
         one position's interval is not a comparison between positions. Stored as
         {other position: {"low", "high"}}."""
-        for i, (a, (na, da)) in enumerate(recs):
-            for b, (nb, db) in recs[i + 1 :]:
-                shared = self.sheet.present(da) & self.sheet.present(db)
-                ca = (self.sheet.restricted(na, shared), self.sheet.restricted(da, shared))
-                cb = (self.sheet.restricted(nb, shared), self.sheet.restricted(db, shared))
-                handle = self.sheet.difference(ca, cb, int(shared.sum()), DECISION_CONFIDENCE)
+        for i, (a, cols_a) in enumerate(recs):
+            for b, cols_b in recs[i + 1 :]:
+                ca, cb, items = self.sheet.paired(cols_a, cols_b)
+                handle = self.sheet.difference(ca, cb, items, DECISION_CONFIDENCE)
                 self.ask(a, f"_versus:{b['position']}", handle)
                 self.ask(b, f"_versus-:{a['position']}", handle)
 
@@ -282,9 +274,9 @@ class Group(GroupTally):
                 target.update(decision_low=e.low, decision_high=e.high)
             elif key in ("_share", "_turns", "_est"):
                 target.update(e.as_dict())
-            elif key.startswith("_versus"):  # a − b, stored on b's record as b − a
-                other = key.split(":", 1)[1]
-                lo, hi = (e.low, e.high) if key[7] == ":" else (_neg(e.high), _neg(e.low))
+            elif key.startswith("_versus"):  # a − b; "_versus-" on b's record: b − a
+                turned, other = key.startswith("_versus-"), key.split(":", 1)[1]
+                lo, hi = (_neg(e.high), _neg(e.low)) if turned else (e.low, e.high)
                 target.setdefault("versus", {})[other] = {"low": lo, "high": hi}
             else:
                 target[key] = e.as_dict()
