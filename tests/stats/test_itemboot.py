@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 
 from paraudit.stats.bootstrap import PairedCounts, draws, paired_interval
-from paraudit.stats.itemboot import Sheet, expanded_level, percentiles, t_quantile
+from paraudit.stats.itemboot import (
+    Sheet,
+    expanded_level,
+    percentiles,
+    row_percentiles,
+    t_quantile,
+)
 
 
 def _sheet(k: np.ndarray, n: np.ndarray) -> tuple[Sheet, int, int]:
@@ -63,6 +69,24 @@ def test_percentiles_ignore_nan_like_numpy() -> None:
         ref = np.nanquantile(m[:, c], [0.025, 0.975])
         assert lo[c] == pytest.approx(ref[0]) and hi[c] == pytest.approx(ref[1])
     assert np.isnan(lo[2]) and np.isnan(hi[2])
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.0006, 0.005, 0.025, 0.3, 0.5])
+def test_percentiles_are_the_sorted_rows_interpolated_bit_for_bit(alpha: float) -> None:
+    """Each tail's two order statistics come from one partition (the neighbour as the largest
+    value before the partition's position; the high tail on the negatives): the same bits as
+    interpolating the fully sorted row, with ties (bootstrap ratios repeat) and at the ends."""
+    rng = np.random.default_rng(3)
+    for b in (1, 2, 3, 7, 40, 401):
+        m = np.vstack([rng.random((2, b)), rng.integers(0, 4, (3, b)) / 3.0])
+        lo, hi = row_percentiles(m.copy(), alpha)
+        s = np.sort(m, axis=1)
+        for q, got in ((alpha, lo), (1 - alpha, hi)):
+            pos = q * (b - 1)
+            i = int(np.floor(pos))
+            j = min(i + 1, b - 1)
+            want = s[:, i] * (1 - (pos - i)) + s[:, j] * (pos - i)
+            assert np.array_equal(got, want), (b, q)
 
 
 def test_degenerate_items_give_a_degenerate_interval() -> None:
