@@ -110,8 +110,6 @@ def apply_pitch(
     lo, hi = pitch_bounds(median)
     manip = call(snd, "To Manipulation", 0.01, lo, hi)
     tier = call(manip, "Extract pitch tier")
-    pitch = snd.to_pitch_ac(pitch_floor=lo, pitch_ceiling=hi)
-    t_end = last_voiced_time(pitch.xs(), pitch.selected_array["frequency"], snd.duration)
     # Per-point change in semitones against the median. The end rise blends, over the last
     # 0.4 s of voicing, towards a ramp that ends `end_rise_st` above the shifted median: added
     # on top of the natural final fall it would not show (offline-stack-notes.md).
@@ -120,6 +118,10 @@ def apply_pitch(
     if profile.wobble_st:
         target = f"({target} + {profile.wobble_st} * sin(2 * pi * 3.1 * x))"
     if profile.end_rise_st:
+        # Where voicing ends: only an end rise needs it (a pitch analysis of its own, a fifth of
+        # this function's time, skipped for the profiles without one: the same bytes).
+        pitch = snd.to_pitch_ac(pitch_floor=lo, pitch_ceiling=hi)
+        t_end = last_voiced_time(pitch.xs(), pitch.selected_array["frequency"], snd.duration)
         w = f"max(0, min(1, (x - {t_end - rise_window_s}) / {rise_window_s}))"
         target = (
             f"((1 - {w}) * {target} + {w} * ({profile.pitch_st} + {profile.end_rise_st} * {w}))"
