@@ -269,9 +269,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             group = "ray"  # tests that start Ray clusters of their own: one at a time
         item.add_marker(pytest.mark.xdist_group(group or module))
         if module.startswith("tests/engines/") or "ray" in Path(module).stem:
-            # Beside another worker, a Ray Data actor of the out-of-restarts test died before
-            # its first answer in two fresh-clone runs (it never does alone): scripts/test.sh
-            # runs these after the parallel pass, in one process.
+            # Beside another worker at the same priority, a Ray Data actor of the
+            # out-of-restarts test died before its first answer in two fresh-clone runs (it
+            # never does alone): scripts/test.sh runs these in one process of their own, beside
+            # a lower-priority parallel pass, and any that fail there again alone.
             item.add_marker(pytest.mark.ray_serial)
 
 
