@@ -1,6 +1,7 @@
 """Statistics at scale: 4 judges × 2 tasks × 4 cues × 1,000 items, item-level intervals.
 
 Run: PYTHONPATH=src python benchmarks/stats.py [ITEMS] [REPLICATES]
+     [--baseline-rev REV | --baseline-root PATH] [--repeat N]
 
 Synthesises result rows of the shape a default audit writes (pointwise J, P, O in both
 response orders for both branches; pairwise J in both response orders × both context orders;
@@ -10,14 +11,28 @@ proportion (target: under 5 s). Two baselines are measured in the same run: a si
 that only counts correct answers per cell (the floor any statistic pays to read the rows), and
 one protocol-gap bootstrap as a plain Python loop over the same draws (scaled from a few
 hundred replicates), against the vectorised evaluation.
+
+With --baseline-rev REV (`git archive REV src benchmarks/stats.py`) or --baseline-root PATH (a
+checkout holding src/ and benchmarks/stats.py), the benchmark runs as a process of its own
+for the baseline code and for this code alternately, --repeat times each, and prints both
+times and their ratios: the seconds of one run swing by up to 2x between stretches of these
+shared machines, the ratio of runs made side by side far less. The baseline runs its own copy
+of this script, so the comparison is of what each version computes for an audit of this shape
+(an older version may compute fewer statistics: that is the point of comparing).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -166,5 +181,83 @@ def main(items: int = 1000, replicates: int = 10_000) -> float:
     return full
 
 
+REPO = Path(__file__).resolve().parents[1]
+TIMES = re.compile(r"statistics \(summarize[^)]*\): ([\d.]+) s wall, ([\d.]+) s CPU")
+
+
+def run_once(root: Path, args: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of the full statistics, from the benchmark of the code at `root`
+    run as its own process."""
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "stats.py"), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    found = TIMES.search(done.stdout)
+    if done.returncode != 0 or found is None:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise SystemExit(f"the benchmark at {root} gave no time ({tail[0]})")
+    return float(found[1]), float(found[2])
+
+
+def extract(rev: str, work: Path) -> Path:
+    """`git archive REV src benchmarks/stats.py` extracted under `work`."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", rev, "src", "benchmarks/stats.py"],
+        capture_output=True,
+    )
+    if archive.returncode != 0:
+        msg = archive.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
+        raise SystemExit(f"--baseline-rev {rev}: git archive failed ({msg[0]})")
+    subprocess.run(["tar", "-x", "-C", str(work)], input=archive.stdout, check=True)
+    return work
+
+
+def compare(baseline: Path, repeat: int, args: list[str]) -> float:
+    """Baseline and this code alternately, `repeat` times each; returns new / baseline CPU
+    (medians)."""
+    sides = {"baseline": baseline, "new": REPO}
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in sides}
+    for k in range(repeat):
+        for name, root in sides.items():
+            times[name].append(run_once(root, args))
+            wall, cpu = times[name][-1]
+            print(f"run {k + 1}/{repeat} {name:<8}: {wall:.2f} s wall, {cpu:.2f} s CPU", flush=True)
+    med = {n: [statistics.median(t[i] for t in v) for i in (0, 1)] for n, v in times.items()}
+    ratio = [med["new"][i] / med["baseline"][i] for i in (0, 1)]
+    print(
+        f"median of {repeat}: baseline {med['baseline'][0]:.2f} s wall, {med['baseline'][1]:.2f}"
+        f" s CPU · new {med['new'][0]:.2f} s wall, {med['new'][1]:.2f} s CPU · new / baseline "
+        f"{ratio[0]:.2f}x wall, {ratio[1]:.2f}x CPU (load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} cores)"
+    )
+    return ratio[1]
+
+
+def cli(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("items", nargs="?", type=int, default=1000)
+    ap.add_argument("replicates", nargs="?", type=int, default=10_000)
+    base = ap.add_mutually_exclusive_group()
+    base.add_argument("--baseline-rev", metavar="REV", help="compare with this git revision")
+    base.add_argument("--baseline-root", type=Path, metavar="PATH", help="or with this checkout")
+    ap.add_argument("--repeat", type=int, default=3, metavar="N", help="runs per side (3)")
+    a = ap.parse_args(argv)
+    if a.items < 4 or a.replicates < 10 or a.repeat < 1:
+        ap.error("ITEMS must be at least 4, REPLICATES at least 10, --repeat at least 1")
+    args = [str(a.items), str(a.replicates)]
+    if a.baseline_root is not None:
+        if not (a.baseline_root / "benchmarks" / "stats.py").is_file():
+            ap.error(f"--baseline-root {a.baseline_root}: no benchmarks/stats.py there")
+        compare(a.baseline_root, a.repeat, args)
+    elif a.baseline_rev is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            compare(extract(a.baseline_rev, Path(tmp)), a.repeat, args)
+    else:
+        main(a.items, a.replicates)
+
+
 if __name__ == "__main__":
-    main(*[int(a) for a in sys.argv[1:]])
+    cli()
