@@ -25,13 +25,15 @@ VOICES = ("joe", "joe-bright", "joe-deep")
 
 
 @pytest.fixture(scope="module")
-def whisper_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def whisper_set(tmp_path_factory: pytest.TempPathFactory, render_cache: Path) -> Path:
     pytest.importorskip("pyroomacoustics")
     root = tmp_path_factory.mktemp("voices")
     out = root / "ds"
+    # The session's render cache: the original voice's clips are the whisper builds' own
+    # (content-keyed, so a clip another test rendered is the same bytes, not rendered again).
     code, output = cli(
         "build", "starter", "--dimension", "whisper", "--limit", "2", "--voices", "3",
-        "--conditions", "telephone,reverb", "--out", str(out), "--cache", str(root / "cache"),
+        "--conditions", "telephone,reverb", "--out", str(out), "--cache", str(render_cache),
     )  # fmt: skip
     assert code == 0, output
     assert "dataset validates" in output and "twins (voices, conditions)" in output
@@ -104,9 +106,11 @@ def test_one_run_reports_each_voice_and_condition(whisper_set: Path, tmp_path: P
     assert "ccuracy per voice and condition" in html and "telephone-g711" in html
 
 
-def test_the_emotion_starter_in_two_voices_keeps_its_default_bytes(tmp_path: Path) -> None:
+def test_the_emotion_starter_in_two_voices_keeps_its_default_bytes(
+    tmp_path: Path, render_cache: Path
+) -> None:
     one = {single_turn_sources()[0].id}
-    cache = tmp_path / "cache"
+    cache = render_cache  # both builds read one cache: the bytes compared are the builds' own
     build_starter(tmp_path / "plain", ids=one, cache_dir=cache, workers=1)
     build_starter(tmp_path / "two", ids=one, cache_dir=cache, workers=1, voices=("joe", "joe-deep"))
     plain, two = load_dataset(tmp_path / "plain"), load_dataset(tmp_path / "two")
@@ -166,11 +170,13 @@ def test_reverb_without_its_package_is_refused(
     assert code == 2 and "pip install 'paraudit[conditions]'" in output and not out.exists()
 
 
-def test_the_emotion_starter_cli_renders_voices_and_conditions_per_turn(tmp_path: Path) -> None:
+def test_the_emotion_starter_cli_renders_voices_and_conditions_per_turn(
+    tmp_path: Path, render_cache: Path
+) -> None:
     out = tmp_path / "ds"
     code, output = cli(
         "build", "starter", "--limit", "1", "--voices", "2", "--conditions", "telephone",
-        "--workers", "1", "--out", str(out), "--cache", str(tmp_path / "cache"),
+        "--workers", "1", "--out", str(out), "--cache", str(render_cache),
     )  # fmt: skip
     assert code == 0 and "dataset validates" in output, output
     assert "2 speaker-joe-bright, 2 telephone-g711" in output
