@@ -45,7 +45,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+from benchmarks.revision import REPO, extract
+
 JUDGES = ("builtin:random", "builtin:first", "builtin:transcript", "builtin:prosody")
 CONCURRENCY = 64
 STEPS = ("run", "resume", "report")
@@ -249,12 +250,7 @@ def rows_per_copy(starter: Path, src: Path, work: Path) -> int:
 
 def baseline_src(rev: str, work: Path) -> Path:
     """`git archive REV src` extracted under `work`."""
-    work.mkdir(parents=True)
-    archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", rev, "src"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
-    return work / "src"
+    return extract(rev, work, "src") / "src"
 
 
 def table(new: Side, base: Side) -> list[str]:

@@ -202,19 +202,6 @@ def run_once(root: Path, args: list[str]) -> tuple[float, float]:
     return float(found[1]), float(found[2])
 
 
-def extract(rev: str, work: Path) -> Path:
-    """`git archive REV src benchmarks/stats.py` extracted under `work`."""
-    archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", rev, "src", "benchmarks/stats.py"],
-        capture_output=True,
-    )
-    if archive.returncode != 0:
-        msg = archive.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
-        raise SystemExit(f"--baseline-rev {rev}: git archive failed ({msg[0]})")
-    subprocess.run(["tar", "-x", "-C", str(work)], input=archive.stdout, check=True)
-    return work
-
-
 def compare(baseline: Path, repeat: int, args: list[str]) -> float:
     """Baseline and this code alternately, `repeat` times each; returns new / baseline CPU
     (medians)."""
@@ -253,8 +240,14 @@ def cli(argv: list[str] | None = None) -> None:
             ap.error(f"--baseline-root {a.baseline_root}: no benchmarks/stats.py there")
         compare(a.baseline_root, a.repeat, args)
     elif a.baseline_rev is not None:
+        try:
+            from benchmarks.revision import extract
+        except ImportError:  # run as `python benchmarks/stats.py`: its folder is on the path
+            from revision import extract  # type: ignore[import-not-found,no-redef]
         with tempfile.TemporaryDirectory() as tmp:
-            compare(extract(a.baseline_rev, Path(tmp)), a.repeat, args)
+            compare(
+                extract(a.baseline_rev, Path(tmp), "src", "benchmarks/stats.py"), a.repeat, args
+            )
     else:
         main(a.items, a.replicates)
 

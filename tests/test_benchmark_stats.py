@@ -29,7 +29,7 @@ def test_a_baseline_checkout_is_timed_beside_this_code(capsys: pytest.CaptureFix
     assert re.search(r"new / baseline [\d.]+x wall, [\d.]+x CPU", out), out
 
 
-def test_a_revision_git_does_not_know_is_one_line(tmp_path: Path) -> None:
+def test_a_revision_git_does_not_know_is_one_line() -> None:
     if shutil.which("git") is None or not (REPO / ".git").exists():
         pytest.skip("no git checkout here: --baseline-rev needs `git archive`")
     with pytest.raises(SystemExit, match=r"--baseline-rev no-such-rev: git archive failed"):
