@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from paraudit.errors import VoiceError
@@ -34,3 +35,28 @@ def test_file_that_is_not_onnx(tmp_path: Path) -> None:
     )
     with pytest.raises(VoiceError, match="not an ONNX model"):
         resolve_voice(f)
+
+
+def test_a_repeated_rendering_comes_from_the_memo_with_the_same_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Twins, neutral and "surprised" turns ask Piper for the same (phrase, rate) again: the
+    loaded voice answers from memory, with exactly a fresh rendering's samples, and a caller
+    changing what it got changes nothing kept."""
+    from paraudit.render import piper_voice
+
+    synth = piper_voice.PiperSynth(resolve_voice(None))  # its own memo, not the shared voice's
+    first = synth.synthesize("The parcel came today.", 1.0)
+    first[:] = 0.0  # the caller's copy
+    again = synth.synthesize("The parcel came today.", 1.0)
+    assert synth.fresh == 1 and again.dtype == np.float64 and again.flags.writeable
+    fresh = piper_voice.PiperSynth(resolve_voice(None)).synthesize("The parcel came today.", 1.0)
+    assert np.array_equal(again, fresh) and np.abs(again).max() > 0.1
+    slower = synth.synthesize("The parcel came today.", 1.2)  # another rate: another rendering
+    assert synth.fresh == 2 and len(slower) > len(again)
+    # Over the byte budget the oldest rendering goes first.
+    monkeypatch.setattr(piper_voice, "MEMO_BYTES", again.size * 4 + 1)
+    synth.synthesize("It was late.", 1.0)
+    assert list(synth._memo) == [("It was late.", 1.0)]
+    synth.synthesize("The parcel came today.", 1.0)
+    assert synth.fresh == 4
