@@ -238,6 +238,12 @@ GROUP_BY_FIXTURE = {
 BROWSER_MODULES = ("test_browser", "test_report_browser", "test_report_generators")
 
 
+def starts_ray(module: str) -> bool:
+    """Whether a test file (path from the repository root) starts Ray clusters: marked
+    ray_serial here; scripts/test.sh's `find` names the same files (test_suite_script.py)."""
+    return module.startswith("tests/engines/") or "ray" in Path(module).stem
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # xdist registers it too; without xdist the mark must still be known (no warning).
     config.addinivalue_line("markers", "xdist_group(name): tests that share one xdist worker")
@@ -265,10 +271,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = item.nodeid.split("::", 1)[0]
         if group is None and Path(module).stem in BROWSER_MODULES:
             group = "browser"
-        elif group is None and (module.startswith("tests/engines/") or "ray" in Path(module).stem):
+        elif group is None and starts_ray(module):
             group = "ray"  # tests that start Ray clusters of their own: one at a time
         item.add_marker(pytest.mark.xdist_group(group or module))
-        if module.startswith("tests/engines/") or "ray" in Path(module).stem:
+        if starts_ray(module):
             # Beside another worker at the same priority, a Ray Data actor of the
             # out-of-restarts test died before its first answer in two fresh-clone runs (it
             # never does alone): scripts/test.sh runs these in one process of their own, beside

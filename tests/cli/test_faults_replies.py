@@ -23,6 +23,7 @@ import pytest
 
 pytest.importorskip("openai", reason="the 'openai' extra is not installed")
 
+from paraudit import waits  # noqa: E402
 from paraudit.judges.hosted import MAX_REPLY_CHARS  # noqa: E402
 from paraudit.runner.calls import RetryPolicy  # noqa: E402
 from paraudit.waits import LONG_WAIT_S, on_long_wait, retry_after_seconds  # noqa: E402
@@ -112,8 +113,13 @@ def test_reply_fault(case: ReplyCase, tiny_dataset: Path, tmp_path: Path) -> Non
         assert case.expect in out, out
 
 
-def test_retry_after_of_a_day_is_capped_and_told(tiny_dataset: Path, tmp_path: Path) -> None:
+def test_retry_after_of_a_day_is_capped_and_told(
+    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     told: list[str] = []
+    # A wait is told from LONG_WAIT_S (5 s) on; lowered here so the real, capped wait takes
+    # 1.5 s of the suite instead of 6.
+    monkeypatch.setattr(waits, "LONG_WAIT_S", 1.0)
     with Loopback() as srv:
         srv.script.append(
             Scripted(
@@ -121,12 +127,13 @@ def test_retry_after_of_a_day_is_capped_and_told(tiny_dataset: Path, tmp_path: P
             )
         )
         t0 = time.monotonic()
-        code, out = _invoke(*_run_args(tiny_dataset, tmp_path / "run", srv, "--max-wait", "6"))
+        code, out = _invoke(*_run_args(tiny_dataset, tmp_path / "run", srv, "--max-wait", "1.5"))
         took = time.monotonic() - t0
+    monkeypatch.undo()
     assert code == 0, out
-    assert 6 <= took < 60, took
-    waits = [line for line in out.splitlines() if "waiting 6 s before retrying" in line]
-    assert len(waits) == 1 and "asked for 86400 s; capped, see --max-wait" in waits[0], out
+    assert 1.5 <= took < 60, took
+    lines = [line for line in out.splitlines() if "waiting 1.5 s before retrying" in line]
+    assert len(lines) == 1 and "asked for 86400 s; capped, see --max-wait" in lines[0], out
     # The policy alone: its default cap is 3 × --timeout; short waits are not told.
     on_long_wait(told.append)
     policy = RetryPolicy(timeout_s=2.0)

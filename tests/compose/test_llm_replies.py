@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("openai", reason="the 'openai' extra is not installed")
 
+from paraudit import waits  # noqa: E402
 from paraudit.compose.llm import CompletionCache, ComposerLLM, LLMSpec  # noqa: E402
 from paraudit.errors import ParauditError  # noqa: E402
 from paraudit.waits import on_long_wait  # noqa: E402
@@ -39,15 +40,18 @@ def test_a_reply_that_is_no_completion_is_given_up_in_one_line(
             _llm(srv.url, tmp_path).ask("hi")
 
 
-def test_negative_and_huge_retry_after_are_absent_and_capped(tmp_path: Path) -> None:
+def test_negative_and_huge_retry_after_are_absent_and_capped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     told: list[str] = []
     on_long_wait(told.append)
+    monkeypatch.setattr(waits, "LONG_WAIT_S", 1.0)  # told from 1 s on: the capped wait is 1.5 s
     with Loopback() as srv:
         slow = {"error": {"message": "slow down"}}
         srv.script.append(Scripted(status=429, body=slow, headers={"Retry-After": "-3"}))
         assert _llm(srv.url, tmp_path).ask("a")  # was: ValueError: sleep length
         srv.script.append(Scripted(status=429, body=slow, headers={"Retry-After": "86400"}))
         t0 = time.monotonic()
-        assert _llm(srv.url, tmp_path, "&max_wait=6").ask("b")
-        assert 6 <= time.monotonic() - t0 < 30
+        assert _llm(srv.url, tmp_path, "&max_wait=1.5").ask("b")
+        assert 1.5 <= time.monotonic() - t0 < 30
     assert len(told) == 1 and "asked for 86400 s; capped" in told[0], told
