@@ -165,7 +165,8 @@ def test_the_processors_audio_frames_are_recorded_and_a_dropped_clip_is_flagged(
         clips = sum(isinstance(p, AudioPart) for p in inst.prompt)
         u = reply.usage
         assert u["audio_features"] > 0 and u["audio_sent_s"] > 0
-        # Clips under 30 s reach Whisper's extractor whole: every frame the samples imply.
+        # Clips under the extractor's chunk (tiny_hf.CHUNK_S) reach it whole: every frame the
+        # samples imply.
         assert abs(u["audio_features"] - u["audio_features_expected"]) <= clips
         assert call_status(u)[0] == "delivered"
     for reply in asyncio.run(ask(True)):
