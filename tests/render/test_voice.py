@@ -49,14 +49,14 @@ def test_a_repeated_rendering_comes_from_the_memo_with_the_same_samples(
     first = synth.synthesize("The parcel came today.", 1.0)
     first[:] = 0.0  # the caller's copy
     again = synth.synthesize("The parcel came today.", 1.0)
-    assert synth.fresh == 1 and again.dtype == np.float64 and again.flags.writeable
+    assert synth.memo.loads == 1 and again.dtype == np.float64 and again.flags.writeable
     fresh = piper_voice.PiperSynth(resolve_voice(None)).synthesize("The parcel came today.", 1.0)
     assert np.array_equal(again, fresh) and np.abs(again).max() > 0.1
     slower = synth.synthesize("The parcel came today.", 1.2)  # another rate: another rendering
-    assert synth.fresh == 2 and len(slower) > len(again)
+    assert synth.memo.loads == 2 and len(slower) > len(again)
     # Over the byte budget the oldest rendering goes first.
-    monkeypatch.setattr(piper_voice, "MEMO_BYTES", again.size * 4 + 1)
+    monkeypatch.setattr(synth.memo, "budget", again.size * 4 + 1)
     synth.synthesize("It was late.", 1.0)
-    assert list(synth._memo) == [("It was late.", 1.0)]
+    assert synth.memo.keys() == [("It was late.", 1.0)]
     synth.synthesize("The parcel came today.", 1.0)
-    assert synth.fresh == 4
+    assert synth.memo.loads == 4

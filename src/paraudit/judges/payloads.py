@@ -12,13 +12,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from paraudit.judges.base import FatalJudgeError
+from paraudit.memo import BoundedMemo
 from paraudit.protocols.parts import AudioPart, Prompt
 
 AUDIO_FORMATS = {".wav": ("wav", "audio/wav"), ".mp3": ("mp3", "audio/mpeg")}
@@ -70,37 +69,15 @@ def encode_audio(part: AudioPart) -> EncodedClip:
 T = TypeVar("T")
 
 
-class ClipCache(Generic[T]):
+class ClipCache(BoundedMemo[AudioPart, T]):
     """`load(part)` once per clip while it stays among the most recently used, up to `budget`
-    bytes (as `size` counts them). One per judge; a lock, since a batching judge builds its
+    bytes (as `size` counts them). One per judge; thread-safe, since a batching judge builds its
     prompts in a worker thread."""
 
     def __init__(
         self, load: Callable[[AudioPart], T], size: Callable[[T], int], budget: int = CACHE_BYTES
     ) -> None:
-        self.load, self.size, self.budget = load, size, budget
-        self._held: OrderedDict[AudioPart, T] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-        self.loads = 0
-        """How many times a clip was loaded (for tests: once per clip while it fits)."""
-
-    def get(self, part: AudioPart) -> T:
-        with self._lock:
-            got = self._held.get(part)
-            if got is not None:
-                self._held.move_to_end(part)
-                return got
-        got = self.load(part)  # outside the lock: a file read
-        with self._lock:
-            self.loads += 1
-            if part not in self._held:
-                self._held[part] = got
-                self._bytes += self.size(got)
-            while self._bytes > self.budget and len(self._held) > 1:
-                _, old = self._held.popitem(last=False)
-                self._bytes -= self.size(old)
-        return got
+        super().__init__(load, size, budget)
 
 
 def encoded_clips() -> ClipCache[EncodedClip]:

