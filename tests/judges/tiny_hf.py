@@ -1,7 +1,8 @@
 """Tiny random-weight audio chat models built in the test (nothing is downloaded).
 
-A byte-level tokenizer with the chat and audio special tokens, Whisper features, and small
-configs of Qwen2-Audio and the Qwen2.5-Omni thinker. The real Qwen2.5-Omni processor needs
+A byte-level BPE tokenizer (merges learnt from the judge prompts) with the chat and audio
+special tokens, Whisper features, and small configs of Qwen2-Audio and the Qwen2.5-Omni
+thinker. The real Qwen2.5-Omni processor needs
 torchvision for its video half, which cannot be installed beside this torch; an audio-only
 subclass reuses its real __call__, audio handling and decoding.
 """
@@ -52,14 +53,39 @@ TINY_AUDIO = dict(
 )
 
 
+def _prompt_texts() -> list[str]:
+    """The paper's judge prompts (every template of the default preset), the text the tiny
+    tokenizer learns its merges from."""
+    from paraudit.protocols import paper_prompts
+
+    out: list[str] = []
+    for value in vars(paper_prompts).values():
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, dict):
+            out.extend(v for v in value.values() if isinstance(v, str))
+    return out
+
+
+VOCAB = 1024
+"""Byte-level BPE learnt from the judge prompts: every byte stays encodable, and a prompt takes
+about a quarter of the tokens it took as bare bytes (about 2,000), so the tiny models' prompt
+attention no longer outweighs their computing."""
+
+
 def tokenizer() -> Any:
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
-    vocab = {ch: i for i, ch in enumerate(pre_tokenizers.ByteLevel.alphabet())}
-    tok = Tokenizer(models.BPE(vocab=vocab, merges=[]))
+    tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=VOCAB,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator(_prompt_texts(), trainer)
     fast = PreTrainedTokenizerFast(
         tokenizer_object=tok,
         eos_token="<|im_end|>",
