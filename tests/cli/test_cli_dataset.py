@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from paraudit.cli.main import app
@@ -49,7 +50,8 @@ def test_build_with_a_voice_that_is_not_piper(tmp_path: Path) -> None:
     assert not (tmp_path / "x").exists()
 
 
-def test_build_small_starter(tmp_path: Path, render_cache: Path) -> None:
+@pytest.mark.parametrize("extended", [False, True], ids=["starter", "extended"])
+def test_build_small_starter(tmp_path: Path, render_cache: Path, extended: bool) -> None:
     code, out = _run(
         "build",
         "starter",
@@ -59,9 +61,13 @@ def test_build_small_starter(tmp_path: Path, render_cache: Path) -> None:
         "1",
         "--cache",
         str(render_cache),
+        *(["--extended"] if extended else []),
     )
     assert code == 0, out
     assert "dataset validates" in out and "accepted" in out
+    # --limit takes the first sources of each task: the starter's own, extended or not.
+    manifest = json.loads((tmp_path / "ds" / "dataset.json").read_text())
+    assert manifest["name"] == ("paraudit-starter-extended" if extended else "paraudit-starter")
 
 
 def test_export_refuses_invalid_dataset(tiny_dataset: Path, tmp_path: Path) -> None:

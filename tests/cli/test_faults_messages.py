@@ -206,6 +206,26 @@ CASES = [
         "--dry-run does not apply",
     ),
     Case(
+        "build-extended-positional",
+        lambda t: ["build", "positional", "--out", str(t / "b"), "--extended"],
+        "--extended adds sentences to the starter set: build starter, not positional",
+        2,
+    ),
+    Case(
+        "build-extended-dimension",
+        lambda t: [
+            "build",
+            "starter",
+            "--dimension",
+            "urgency",
+            "--out",
+            str(t / "b"),
+            "--extended",
+        ],  # fmt: skip
+        "--extended: only the emotion starter has an extension (not urgency)",
+        2,
+    ),
+    Case(
         "compare-empty-run",
         lambda t: ["compare", str(_compare_run(t)), str(_empty_run(t))],
         "has no result rows",

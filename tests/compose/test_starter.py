@@ -5,8 +5,12 @@ from pathlib import Path
 from paraudit.items.balance import balance_warnings, unsupported_items
 from paraudit.items.dataset import load_dataset
 from paraudit.items.records import AuditItem, Branch, Response, Turn
-from paraudit.items.validate import validate_dataset
-from paraudit.sources.starter import positional_sources, single_turn_sources
+from paraudit.items.validate import errors_of, validate_dataset
+from paraudit.sources.starter import (
+    extended_single_turn_sources,
+    positional_sources,
+    single_turn_sources,
+)
 
 
 def test_small_starter_build_validates_and_stores_prosody(starter_small: Path) -> None:
@@ -50,8 +54,9 @@ def test_rebuild_is_byte_identical_and_uses_the_cache(
     ).read_bytes()
 
 
-def _preview(swaps: set[str]) -> list[AuditItem]:
-    """The starter items' branch emotions as a build with `swaps` lays them out (no audio)."""
+def _preview(swaps: set[str], extended: bool = False) -> list[AuditItem]:
+    """The starter items' branch emotions as a build with `swaps` lays them out (no audio);
+    `extended`: with the extension's single-turn sentences."""
     items: list[AuditItem] = []
 
     def branch(emotions: tuple[str, ...], text: str) -> Branch:
@@ -62,7 +67,7 @@ def _preview(swaps: set[str]) -> list[AuditItem]:
             response=Response(text=text, emotion="empathetic", audio="audio/r.wav"),
         )
 
-    for s in single_turn_sources():
+    for s in single_turn_sources() + (extended_single_turn_sources() if extended else []):
         pairs = list(zip(s.emotions, s.responses, strict=True))
         pairs = pairs[::-1] if s.id in swaps else pairs
         b = [branch((e,), r.text) for e, r in pairs]
@@ -118,3 +123,30 @@ def test_built_items_follow_the_swap(starter_small: Path) -> None:
             first = src.emotions[1] if it.id in swaps else src.emotions[0]
             assert it.branches[0].emotions == (first,)
             assert it.meta["pair"] == f"{it.branches[0].emotions[0]}/{it.branches[1].emotions[0]}"
+
+
+def test_the_extension_keeps_the_starters_branches_and_is_balanced_itself() -> None:
+    from paraudit.compose.starter import starter_swaps
+
+    whole, grown = starter_swaps(0), starter_swaps(0, extended=True)
+    more = {s.id for s in extended_single_turn_sources()}
+    assert grown - more == whole  # the starter's 48 and the dialogues keep their branch 0
+    assert balance_warnings(_preview(grown, extended=True)) == []
+    for pair in {tuple(s.emotions) for s in extended_single_turn_sources()}:
+        ids = [s.id for s in extended_single_turn_sources() if tuple(s.emotions) == pair]
+        assert abs(2 * len(grown & set(ids)) - len(ids)) <= 1, pair
+
+
+def test_an_extended_build_renders_the_extension(render_cache: Path, tmp_path: Path) -> None:
+    from paraudit.compose.starter import build_starter, starter_swaps
+
+    report = build_starter(tmp_path / "ds", ids={"stx-001"}, extended=True, cache_dir=render_cache)
+    assert report.items_written == {"single-turn-emotions": 1}
+    ds = load_dataset(tmp_path / "ds")
+    assert ds.manifest.name == "paraudit-starter-extended"
+    (item,) = ds.items
+    src = extended_single_turn_sources()[0]
+    swapped = item.id in starter_swaps(0, extended=True)
+    assert item.id == src.id and item.meta["swapped"] == swapped
+    assert item.branches[0].emotions == (src.emotions[1] if swapped else src.emotions[0],)
+    assert errors_of(validate_dataset(tmp_path / "ds")) == []

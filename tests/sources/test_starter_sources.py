@@ -2,8 +2,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
-from paraudit.sources.starter import positional_sources, single_turn_sources
+import pytest
+
+from paraudit.sources.starter import (
+    SingleTurnSource,
+    extended_single_turn_sources,
+    positional_sources,
+    single_turn_sources,
+)
 
 EMOTION_WORDS = re.compile(
     r"\b(angry|anger|mad|sad|sadness|surprised?|surprising|shocked|neutral|upset|frustrat\w*)\b",
@@ -11,9 +19,16 @@ EMOTION_WORDS = re.compile(
 )
 
 
-def test_single_turn_sources_follow_the_paper_pairs() -> None:
-    src = single_turn_sources()
-    assert len(src) >= 48
+@pytest.mark.parametrize(
+    ("sources", "least"),
+    [(single_turn_sources, 48), (extended_single_turn_sources, 112)],
+    ids=["starter", "extension"],
+)
+def test_single_turn_sources_follow_the_paper_pairs(
+    sources: Callable[[], list[SingleTurnSource]], least: int
+) -> None:
+    src = sources()
+    assert len(src) >= least
     pairs = Counter(tuple(s.emotions) for s in src)
     assert set(pairs) == {
         ("angry", "sad"),
@@ -23,12 +38,33 @@ def test_single_turn_sources_follow_the_paper_pairs() -> None:
     }
     assert pairs[("angry", "surprised")] < pairs[("angry", "sad")]
     assert len({s.id for s in src}) == len(src) and len({s.text for s in src}) == len(src)
+    # Each pair's responses in the tones the starter gives them (the extension as the 48).
+    tones = {
+        ("angry", "sad"): ("empathetic", "empathetic"),
+        ("surprised", "sad"): ("happy", "empathetic"),
+        ("surprised", "neutral"): ("happy", "neutral"),
+        ("angry", "surprised"): ("empathetic", "happy"),
+    }
+    for s in src:
+        assert tuple(r.emotion for r in s.responses) == tones[s.emotions], s.id
 
 
-def test_responses_never_name_the_emotion() -> None:
-    for s in single_turn_sources():
+def test_the_extension_repeats_no_sentence_or_id_of_the_starter() -> None:
+    both = single_turn_sources() + extended_single_turn_sources()
+    assert len({s.id for s in both}) == len({s.text.lower() for s in both}) == len(both)
+    # Interleaved: the first quarter of the extension already holds every pair.
+    quarter = extended_single_turn_sources()[: len(extended_single_turn_sources()) // 4]
+    assert len({tuple(s.emotions) for s in quarter}) == 4
+
+
+@pytest.mark.parametrize(
+    "sources", [single_turn_sources, extended_single_turn_sources], ids=["starter", "extension"]
+)
+def test_responses_never_name_the_emotion(sources: Callable[[], list[SingleTurnSource]]) -> None:
+    for s in sources():
         for r in s.responses:
             assert not EMOTION_WORDS.search(r.text), (s.id, r.text)
+        assert not EMOTION_WORDS.search(s.text), (s.id, s.text)
 
 
 def test_positional_sources_shift_at_different_turns() -> None:

@@ -76,6 +76,7 @@ def run_build(
     *,
     voices: tuple[str, ...] | None = None,
     conditions: tuple[str, ...] = (),
+    extended: bool = False,
 ) -> BuildReport:
     from paraudit.builders.invariance import condition_adder  # scipy, Praat: only when built
 
@@ -91,6 +92,7 @@ def run_build(
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
             voices=voices,
             add_twins=condition_adder(conditions) if conditions else None,
+            extended=extended,
         )
     written = ", ".join(f"{n} {t}" for t, n in report.items_written.items()) or "none"
     console.print(
@@ -422,6 +424,13 @@ def build(
         "single-turn: keep only pairs whose words read as one value and unlike the other.",
         rich_help_panel=WHAT_TO_BUILD,
     ),
+    extended: bool = typer.Option(
+        False,
+        "--extended",
+        help="starter: 112 more single-turn sentences (160 in all; emotion only), enough items "
+        "for `run --sequential` to stop early.",
+        rich_help_panel=WHAT_TO_BUILD,
+    ),
     voices: str | None = typer.Option(
         None,
         "--voices",
@@ -444,6 +453,10 @@ def build(
     from paraudit.cli.build_dimension import run_dimension_build, starter_variants, wanted_dimension
 
     dim = wanted_dimension(what, dimension)  # refused before --out is touched
+    if extended and what != "starter":
+        raise fail(f"--extended adds sentences to the starter set: build starter, not {what}", 2)
+    if extended and dim is not None:
+        raise fail(f"--extended: only the emotion starter has an extension (not {dim.name})", 2)
     voice_list, condition_list = starter_variants(what, dim, voices, conditions, voice)
     check_output(out, force, [from_, source, audio_root])
     for option, given in (("--source", source), ("--voice", voice)):
@@ -477,7 +490,7 @@ def build(
                                     condition_list, conflict=conflict)  # fmt: skip
             else:
                 run_build(out, limit, voice, cache, conflict=conflict, voices=voice_list,
-                          conditions=condition_list)  # fmt: skip
+                          conditions=condition_list, extended=extended)  # fmt: skip
         _validate(out)
         return
     if conflict and what != "single-turn":

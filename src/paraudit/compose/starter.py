@@ -39,6 +39,7 @@ from paraudit.sources.starter import (
     PositionalSource,
     SingleTurnSource,
     conflict_sources,
+    extended_single_turn_sources,
     positional_sources,
     single_turn_sources,
 )
@@ -159,7 +160,11 @@ def branch_swaps(groups: dict[str, list[str]], seed: int) -> set[str]:
     return swapped
 
 
-def starter_swaps(seed: int, limit: int | None = None) -> set[str]:
+def _single_turn(extended: bool) -> list[SingleTurnSource]:
+    return single_turn_sources() + (extended_single_turn_sources() if extended else [])
+
+
+def starter_swaps(seed: int, limit: int | None = None, extended: bool = False) -> set[str]:
     """Swaps for the starter set: single-turn balanced per emotion pair, positional overall (both
     of its branches have the same two emotions, so only the timing can be fixed).
 
@@ -167,11 +172,15 @@ def starter_swaps(seed: int, limit: int | None = None) -> set[str]:
     balanced among themselves: halves of the whole set are not halves of its first four (all
     four positional dialogues put the later shift in branch 0, and `build starter --limit 4`
     tripped its own balance warning). Below MIN_ITEMS no share is checked, and the swaps stay
-    the whole set's."""
+    the whole set's. `extended`: the extension's sentences are balanced per pair among
+    themselves, so the starter's own 48 keep their branches."""
     own = limit is not None and limit >= MIN_ITEMS
+    more = {s.id for s in extended_single_turn_sources()} if extended else set()
     groups: dict[str, list[str]] = {}
-    for s in single_turn_sources()[:limit] if own else single_turn_sources():
-        groups.setdefault("single:" + "/".join(sorted(s.emotions)), []).append(s.id)
+    singles = _single_turn(extended)
+    for s in singles[:limit] if own else singles:
+        part = "single+:" if s.id in more else "single:"
+        groups.setdefault(part + "/".join(sorted(s.emotions)), []).append(s.id)
     for p in positional_sources()[:limit] if own else positional_sources():
         groups.setdefault("positional", []).append(p.id)
     return branch_swaps(groups, seed)
@@ -405,6 +414,7 @@ def build_starter(
     conflict: bool = False,
     voices: tuple[str, ...] | None = None,
     add_twins: AddTwins | None = None,
+    extended: bool = False,
 ) -> BuildReport:
     """Render and verify the starter set and write it to `out` (atomically).
 
@@ -412,7 +422,8 @@ def build_starter(
     each source becomes branch 0 (`starter_swaps`). `ids` keeps only those sources (the
     demo's quick subset, `quick_ids`); `limit` then applies per task as before. `conflict`
     adds the word–tone conflict items (conflict.jsonl; `limit` applies to them too). `voices`
-    and `add_twins`: the module docstring.
+    and `add_twins`: the module docstring. `extended` adds the 112 single-turn sentences of
+    single_turn_extended.jsonl (160 in all; a dataset named "paraudit-starter-extended").
     """
     t0 = time.perf_counter()
     renderer = Renderer(voice, cache_dir, voices[0] if voices else "joe")
@@ -421,12 +432,12 @@ def build_starter(
     sources: list[tuple[str, Callable[[_Assembler], AuditItem | None]]] = []
     # A stratified subset (`ids`, the quick demo's) keeps the whole set's swaps (quick_ids
     # balances it on them); the first N sources are balanced among themselves.
-    swaps = starter_swaps(seed, limit if ids is None else None)
+    swaps = starter_swaps(seed, limit if ids is None else None, extended)
 
     def keep(source_id: str) -> bool:
         return ids is None or source_id in ids
 
-    for s in [s for s in single_turn_sources() if keep(s.id)][:limit]:
+    for s in [s for s in _single_turn(extended) if keep(s.id)][:limit]:
         sources.append((s.id, lambda a, s=s: single_turn_item(s, a, s.id in swaps)))  # type: ignore[misc]
     for p in [p for p in positional_sources() if keep(p.id)][:limit]:
         sources.append((p.id, lambda a, p=p: positional_item(p, a, p.id in swaps)))  # type: ignore[misc]
@@ -475,7 +486,7 @@ def build_starter(
         everything = [*items, *twins]
         used = {rel for it in everything for rel in it.audio_files()}
         manifest = DatasetManifest(
-            name="paraudit-starter",
+            name="paraudit-starter-extended" if extended else "paraudit-starter",
             tasks=tuple(dict.fromkeys(it.task for it in items)),
             rendering=RENDERING_NOTE,
             provenance={

@@ -4,6 +4,9 @@ single_turn.jsonl: one user sentence whose words fit both emotions of its pair, 
 emotion an assistant response that fits it without naming it. Pairs follow the paper's four
 (anger/sadness, surprise/sadness, surprise/neutral, anger/surprise) in roughly its proportions.
 
+single_turn_extended.jsonl: 112 more such sentences (ids stx-…), built only on request
+(`build_starter(extended=True)`): a sequential audit needs more items than 48 to stop early.
+
 conflict.jsonl: word–tone conflict sentences in both directions, so that no voice stands for
 "conflict": good news ("Great, they gave me the lead role") whose words read positive, said
 with surprise (congruent) or sadly / angrily (the conflict voice), and as many bad news ("I
@@ -89,6 +92,14 @@ def _lines(name: str) -> list[str]:
 
 def single_turn_sources() -> list[SingleTurnSource]:
     return [SingleTurnSource.model_validate_json(ln) for ln in _lines("single_turn.jsonl")]
+
+
+def extended_single_turn_sources() -> list[SingleTurnSource]:
+    """single_turn_extended.jsonl: 112 more sentences written to the same rules, in the same
+    pairs and proportions (`build_starter(extended=True)`). The starter's 48 are too few for a
+    sequential audit to stop early at its guarantees (docs/how-to/sequential.md): a judge at
+    88 % needs about 100 items before a 95 % confidence sequence's lower end reaches 80 %."""
+    return [SingleTurnSource.model_validate_json(ln) for ln in _lines("single_turn_extended.jsonl")]
 
 
 def conflict_sources() -> list[ConflictSource]:
