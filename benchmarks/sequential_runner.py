@@ -10,8 +10,9 @@ none,hard) and with --sequential, and prints per judge the items and rows each a
 two runs' diagnoses (`paraudit report`'s cascade, 1,000 item-bootstrap replicates).
 
 `--starter-extended` instead renders the starter's single-turn sentences with their extension
-(`build_starter(extended=True)`: 48 + 112, Piper and Praat, about five minutes on 2 cores from
-an empty render cache; `--cache` keeps the renders for a rerun) and asks `paraudit run`'s
+(`build_starter(extended=True)`: 48 + 112, Piper and Praat, about four minutes on 2 cores from
+an empty render cache; renders go to `--cache`, by default paraudit's own cache folder, so a
+rerun reuses them; `--items` does not apply) and asks `paraudit run`'s
 default plan (probes J,P,O,S,T, both protocols, cues none,soft,hard,transition); the default
 judges are then random, always-first and the acoustic prosody judge.
 """
@@ -71,7 +72,9 @@ def _by_part(out: Path, judges: list[str]) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--items", type=int, default=150)
+    ap.add_argument(
+        "--items", type=int, default=150, help="tone items (not with --starter-extended)"
+    )
     ap.add_argument("--judges", default=None)
     ap.add_argument("--starter-extended", action="store_true")
     ap.add_argument("--cache", type=Path, default=None, help="render cache (--starter-extended)")

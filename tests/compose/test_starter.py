@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paraudit.items.balance import balance_warnings, unsupported_items
 from paraudit.items.dataset import load_dataset
 from paraudit.items.records import AuditItem, Branch, Response, Turn
@@ -150,3 +152,14 @@ def test_an_extended_build_renders_the_extension(render_cache: Path, tmp_path: P
     assert item.id == src.id and item.meta["swapped"] == swapped
     assert item.branches[0].emotions == (src.emotions[1] if swapped else src.emotions[0],)
     assert errors_of(validate_dataset(tmp_path / "ds")) == []
+
+
+def test_an_extension_id_without_the_extension_is_refused(tmp_path: Path) -> None:
+    from paraudit.compose.starter import build_starter
+    from paraudit.errors import ParauditError
+
+    with pytest.raises(ParauditError, match="stx-001 .the extension's sentences need"):
+        build_starter(tmp_path / "ds", ids={"stx-001"})
+    with pytest.raises(ParauditError, match="no starter source st-999$"):
+        build_starter(tmp_path / "ds", ids={"st-999"}, extended=True)
+    assert not (tmp_path / "ds").exists()

@@ -427,8 +427,8 @@ def build(
     extended: bool = typer.Option(
         False,
         "--extended",
-        help="starter: 112 more single-turn sentences (160 in all; emotion only), enough items "
-        "for `run --sequential` to stop early.",
+        help="starter: 112 more single-turn sentences (160 in all; emotion only), so that "
+        "`run --sequential` can stop early for clearly decided judges (random, always-first).",
         rich_help_panel=WHAT_TO_BUILD,
     ),
     voices: str | None = typer.Option(

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from paraudit import __version__
+from paraudit.errors import ParauditError
 from paraudit.items.balance import MIN_ITEMS
 from paraudit.items.conflict import ConflictError
 from paraudit.items.dataset import AudioFiles, write_dataset
@@ -437,6 +438,15 @@ def build_starter(
     def keep(source_id: str) -> bool:
         return ids is None or source_id in ids
 
+    if ids is not None:
+        known = {s.id for s in _single_turn(extended)} | {p.id for p in positional_sources()}
+        known |= {c.id for c in conflict_sources()} if conflict else set()
+        if missing := sorted(set(ids) - known):
+            # An extension id without extended=True (or a typo) would build an empty set.
+            raise ParauditError(
+                f"no starter source {', '.join(missing[:5])}"
+                + (" (the extension's sentences need extended=True)" if not extended else "")
+            )
     for s in [s for s in _single_turn(extended) if keep(s.id)][:limit]:
         sources.append((s.id, lambda a, s=s: single_turn_item(s, a, s.id in swaps)))  # type: ignore[misc]
     for p in [p for p in positional_sources() if keep(p.id)][:limit]:

@@ -96,9 +96,10 @@ def single_turn_sources() -> list[SingleTurnSource]:
 
 def extended_single_turn_sources() -> list[SingleTurnSource]:
     """single_turn_extended.jsonl: 112 more sentences written to the same rules, in the same
-    pairs and proportions (`build_starter(extended=True)`). The starter's 48 are too few for a
-    sequential audit to stop early at its guarantees (docs/how-to/sequential.md): a judge at
-    88 % needs about 100 items before a 95 % confidence sequence's lower end reaches 80 %."""
+    four pairs (32/32/32/16 against the starter's 13/13/13/9; `build_starter(extended=True)`).
+    The starter's 48 are too few for a sequential audit to stop early at its guarantees
+    (docs/how-to/sequential.md): its steps settle after 50-100 items, or never for a judge
+    at a bar."""
     return [SingleTurnSource.model_validate_json(ln) for ln in _lines("single_turn_extended.jsonl")]
 
 
