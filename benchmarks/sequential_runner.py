@@ -54,9 +54,9 @@ def _diagnoses(out: Path) -> dict[str, str]:
 def _by_part(out: Path, judges: list[str]) -> None:
     """Native J (pointwise, no cue) of each judge on the starter's 48 sentences and on the 112
     of the extension, per emotion pair: where a judge's accuracy moves between the two."""
-    more = {s.id for s in extended_single_turn_sources()}
-    pairs = {s.id: "/".join(s.emotions) for s in single_turn_sources()}
-    pairs.update({s.id: "/".join(s.emotions) for s in extended_single_turn_sources()})
+    extension = extended_single_turn_sources()
+    more = {s.id for s in extension}
+    pairs = {s.id: "/".join(s.emotions) for s in single_turn_sources() + extension}
     right: dict[tuple[str, str, str], list[bool]] = {}
     for r in read_groups(out).rows():
         if (r.probe, r.protocol, r.cue) == ("J", "pointwise", "none") and r.status == "ok":

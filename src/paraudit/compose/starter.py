@@ -438,8 +438,9 @@ def build_starter(
     def keep(source_id: str) -> bool:
         return ids is None or source_id in ids
 
+    singles = _single_turn(extended)
     if ids is not None:
-        known = {s.id for s in _single_turn(extended)} | {p.id for p in positional_sources()}
+        known = {s.id for s in singles} | {p.id for p in positional_sources()}
         known |= {c.id for c in conflict_sources()} if conflict else set()
         if missing := sorted(set(ids) - known):
             # An extension id without extended=True (or a typo) would build an empty set.
@@ -447,7 +448,7 @@ def build_starter(
                 f"no starter source {', '.join(missing[:5])}"
                 + (" (the extension's sentences need extended=True)" if not extended else "")
             )
-    for s in [s for s in _single_turn(extended) if keep(s.id)][:limit]:
+    for s in [s for s in singles if keep(s.id)][:limit]:
         sources.append((s.id, lambda a, s=s: single_turn_item(s, a, s.id in swaps)))  # type: ignore[misc]
     for p in [p for p in positional_sources() if keep(p.id)][:limit]:
         sources.append((p.id, lambda a, p=p: positional_item(p, a, p.id in swaps)))  # type: ignore[misc]
