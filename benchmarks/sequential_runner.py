@@ -7,7 +7,8 @@ Run: PYTHONPATH=src:. python benchmarks/sequential_runner.py [--items 150] [--ju
 Builds tests/runner/sequential_sets.py's single-turn set of real WAV tones (one distinct pitch
 pair per item) in a temporary folder, runs the judges on the full plan (probes J,P,O,T, cues
 none,hard) and with --sequential, and prints per judge the items and rows each asked and the
-two runs' diagnoses (`paraudit report`'s cascade, 1,000 item-bootstrap replicates).
+two runs' diagnoses (`paraudit report`'s cascade, 1,000 item-bootstrap replicates), then
+the items at which the sequential run settled each step.
 
 `--starter-extended` instead renders the starter's single-turn sentences with their extension
 (`build_starter(extended=True)`: 48 + 112, Piper and Praat, about four minutes on 2 cores from
@@ -123,6 +124,13 @@ def main() -> int:
             print(f"| {j} | {e['items_asked']} of {e['items_planned']} | "
                   f"{rows['sequential'][j]:,} / {rows['full'][j]:,} ({share:.0%}) | "
                   f"{full[j]} | {seq[j]} |")  # fmt: skip
+        for j in judges:
+            steps = record[j]["single-turn-emotions"]["steps"]
+            settled = ", ".join(
+                f"{k} {v['outcome']} at {v['items']}"
+                for k, v in sorted(steps.items(), key=lambda kv: kv[1]["items"])
+            )
+            print(f"{j}: steps settled (items): {settled or 'none'}")
         print(f"\nwall time: full {took['full']:.1f} s, sequential {took['sequential']:.1f} s")
         if speech:
             _by_part(root / "full", judges)

@@ -428,7 +428,8 @@ def build(
         False,
         "--extended",
         help="starter: 112 more single-turn sentences (160 in all; emotion only), so that "
-        "`run --sequential` can stop early for clearly decided judges (random, always-first).",
+        "`run --sequential` has the items to stop early (measured: random, always-first and "
+        "the prosody judge; a judge near a bar may still need them all).",
         rich_help_panel=WHAT_TO_BUILD,
     ),
     voices: str | None = typer.Option(

@@ -177,7 +177,11 @@ class Runner:
             phase = Phase(ds, instances, store, bulk, self.progress, self.on_progress)
             return await engine.answer_ahead(judge, phase)
 
-        monitor = Monitor(judge.label, self.cfg.sequential) if self.cfg.sequential else None
+        monitor = (
+            Monitor(judge.label, self.cfg.sequential, planned_items(ds, plan))
+            if self.cfg.sequential
+            else None
+        )
         # A sequential run decides after each batch what to ask next: never in bulk ahead.
         failed = None if monitor else await answer_ahead(iter_instances(ds, plan, asking=True))
         if failed is None:
@@ -221,7 +225,7 @@ class Runner:
             last_error = self._keep(row, out, tally) or last_error
         await engine.release(judge)
         if monitor:
-            self.sequential[judge.label] = monitor.record(planned_items(ds, plan))
+            self.sequential[judge.label] = monitor.record(monitor.planned)
         return last_error
 
     def _keep(self, row: ResultRow, out: RowWriter, tally: CellTally) -> str | None:

@@ -92,9 +92,13 @@ def batches(items: list[AuditItem], size: int) -> Iterator[list[AuditItem]]:
 class Monitor:
     """One judge's sequential run: which questions to ask and the record of why each stopped."""
 
-    def __init__(self, judge: str, spec: SequentialSpec) -> None:
+    def __init__(
+        self, judge: str, spec: SequentialSpec, planned: dict[str, int] | None = None
+    ) -> None:
         self.judge = judge
         self.spec = spec
+        self.planned = planned or {}
+        """Items per task in the full plan (planned_items): the rule's curtailment reads it."""
         self.tasks: dict[str, TaskState] = {}
 
     def wants(self, inst: Instance) -> bool:
@@ -118,9 +122,9 @@ class Monitor:
             if split_twin(row.item_id) is None:
                 self.tasks[row.task].rows.append(stat_row(row, self.judge))
         for task in touched:
-            self._look(self.tasks[task])
+            self._look(task, self.tasks[task])
 
-    def _look(self, state: TaskState) -> None:
+    def _look(self, task: str, state: TaskState) -> None:
         cue = native_cue([c for p, proto, c in state.cells if p == "J" and proto == "pointwise"])
         if cue is None:
             return  # no native J: nothing to decide by, the plan is asked in full
@@ -128,7 +132,7 @@ class Monitor:
         still = state.cells - set(state.stopped)
         state.looks += 1
         lk = look(bounds(item_scores(state.rows, cue, state.order)), cue, sorted(state.cells),
-                  n, still, self.spec.min_items)  # fmt: skip
+                  n, still, self.spec.min_items, self.planned.get(task))  # fmt: skip
         state.last = lk
         for cell, why in lk.closed.items():
             state.stopped[cell] = CellStop(n, state.looks, why)

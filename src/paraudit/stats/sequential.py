@@ -5,7 +5,10 @@ confidence sequence (stats/confseq.py) over item scores, and each step's decisio
 when its sequence can no longer cross the bar that separates its outcomes:
 
 - native (pointwise J at the native cue): *reliable* once the 95 % sequence's lower end is at
-  least 80 %; *usable* once the 99 % sequence is above chance and the 95 % one below 80 %;
+  least 80 %; *usable* once the 99 % sequence is above chance and either the 95 % one is below
+  80 % or the plan can no longer reach the bar (`Bounds.best_low`: even if every item left were
+  answered right, the full plan's own 95 % lower bound would stay below 80 %, so the full
+  plan's verdict would be "usable" too — a curtailment, exact whatever the items left answer);
   *below chance* once the 99 % one is below ½; *at chance* once the 99 % one lies within
   ½ ± MARGIN (no skill of MARGIN or more either way).
 - recoverable: yes once pairwise J and the protocol gap are both above (chance, 0); no once
@@ -36,6 +39,7 @@ would have found it.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -44,7 +48,13 @@ import numpy as np
 
 from paraudit.stats.behaviour import audio_and_pairs, j_t_agreement
 from paraudit.stats.confseq import RunningBounds, betting_cs, signed_cs
-from paraudit.stats.sequential_dependence import PREFIX, block_scores, item_units
+from paraudit.stats.sequential_dependence import (
+    PREFIX,
+    REPORTED,
+    block_scores,
+    item_units,
+    reported_excess,
+)
 from paraudit.stats.units import Row, answered, first_picks
 
 ALPHA = 0.01
@@ -56,6 +66,10 @@ least MARGIN, never a false claim of one."""
 MARGIN = 0.15
 """The smallest skill (above chance) a step's "at chance" is guaranteed not to hide."""
 RELIABLE_LOW = 0.8
+CURTAIL_SLACK = 0.01
+"""How far below the bar the plan's best reachable lower bound must stay before "usable" is
+settled by curtailment: the report's interval is an item bootstrap over answers, the rule's
+bound a normal one over item means, and the two differ by a fraction of a point."""
 CHANCE = 0.5
 MIN_ITEMS = 30
 """Items every asked cell gets before it may stop (verdicts.SMALL_SAMPLE)."""
@@ -132,7 +146,9 @@ def item_scores(rows: Iterable[Row], cue: str, order: Sequence[str]) -> ItemScor
     out.scores["audio"] = _mean(flips)
     if t_rows:
         out.scores["jt"] = _mean(j_t_agreement(t_rows, j_native))
-    out.scores.update(block_scores(item_units(rows, cue), order))
+    units = item_units(rows, cue)
+    out.scores.update(block_scores(units, order))
+    out.scores.update(reported_excess(units, order))
     _difference(out, "order", "order|ab", "order|ba")
     _difference(out, "gap", f"J|pairwise|{cue}", f"J|pointwise|{cue}")
     for key in list(out.scores):
@@ -182,6 +198,23 @@ class Bounds:
             return self.mean - z * self.se > x
         return self.mean + z * self.se < x
 
+    def best_low(self, left: int, z: float = Z95) -> float | None:
+        """An upper bound on the report's fixed-sample lower bound (normal, over item means)
+        at the plan's end, whatever `left` more items score. That bound is concave in the
+        item scores (a mean minus a norm), so where it still rises with an item's score at
+        the completion in which every item left scores 1, no other completion gets higher:
+        that completion's bound is the answer. Otherwise (items nearly all alike) the answer
+        is that completion's mean, which the bound never exceeds. None before two items."""
+        if self.mean is None or self.items < 2:
+            return None
+        n, m = self.items, self.items + max(left, 0)
+        # Sum of squares back from the running (ddof 1) standard error.
+        squares = self.se * self.se * n * (n - 1) + n * self.mean * self.mean
+        mean = (self.mean * n + m - n) / m
+        sd = math.sqrt(max((squares + m - n) - m * mean * mean, 0.0) / (m - 1))
+        rises = m == n or sd > 0 and 1 / m >= z * (1 - mean) / ((m - 1) * sd * math.sqrt(m))
+        return mean - z * sd / math.sqrt(m) if rises else mean
+
 
 def bounds(scores: ItemScores) -> dict[str, Bounds]:
     """Each statistic's bounds after the items seen so far (the runner's look)."""
@@ -223,6 +256,11 @@ def full_bounds(scores: ItemScores) -> dict[str, Running]:
     for name, s in scores.scores.items():
         x = [s[i] for i in scores.order if i in s]
         seen = [int(n) for n in np.cumsum([i in s for i in scores.order])]
+        if name.startswith(REPORTED):  # a running value already: shown as it is
+            v = np.asarray(x, dtype=float)
+            same = RunningBounds(v, v)
+            out[name] = Running(same, same, seen, v, np.zeros(len(v)))
+            continue
         make = signed_cs if _signed(name) else betting_cs
         mean, se = _running_mean_se(x)
         out[name] = Running(make(x, ALPHA), make(x, ALPHA_RELIABLE), seen, mean, se)

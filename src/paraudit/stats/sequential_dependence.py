@@ -14,16 +14,25 @@ the product of the marginals. Each block's statistic, mass minus product, lies i
 has the excess as its mean; the blocks are independent, so the signed betting sequence over
 blocks holds at every look (coverage simulated in tests/stats/test_sequential_dependence.py).
 
-Decisions, each group's sequence at ALPHA_RELIABLE / 5 (a union over the five groups):
+Decisions:
 
 - *yes* (a systematic failure mode): some group's lower bound is at least MIN_EXCESS — the
-  full plan's test, reading more items, names it too.
-- *no*: every group's upper bound is below MARGIN and no group's estimate reaches MIN_EXCESS
-  (the report, reading the same items, names none). As for every "no" of the rule, an excess
-  smaller than MARGIN (5-15 points of the units) may be missed where a full plan would name it.
+  full plan's test, reading more items, names it too. Its sequence at ALPHA_RELIABLE / 5 (99
+  %): a false "yes" needs any one of the five groups to miss, so the union bound is paid.
+- *no*: every group's upper bound is below MARGIN and no group's excess as the report reads
+  it on the same items (`reported_excess`: the permutation test's plug-in, not the blocks'
+  mean) reaches MIN_EXCESS, so the report, reading the items the run stopped on, cannot name
+  one (it names a group only at MIN_EXCESS or more). Its sequence at ALPHA_RELIABLE (95 %) per
+  group, with no union bound: a false "no" needs a group whose excess is MARGIN or more to
+  have its *own* upper bound fall below it, which that group's sequence allows with
+  probability ALPHA_RELIABLE at most, however many other groups there are. As for every "no"
+  of the rule, an excess smaller than MARGIN (5-15 points of the units) may be missed where a
+  full plan would name it.
 
-The price of unbiasedness is width: at 189 items the sequence is about ±0.11 wide, so a
-"no" at the MIN_EXCESS bar itself is out of reach at the paper's sizes; MARGIN is reachable.
+The price of unbiasedness is width: at 189 items the 99 % sequence is about ±0.11 wide and
+the 95 % one about ±0.08 (the bets' cap, not the statistic's variance, sets it: it shrinks
+with the number of blocks only), so a "no" at the MIN_EXCESS bar itself is out of reach at
+the paper's sizes; MARGIN is reachable.
 """
 
 from __future__ import annotations
@@ -42,6 +51,10 @@ BLOCK = 3
 """Items per block: the fewest that give P, O and J each from a different item."""
 PREFIX = "dep|"
 """Statistic names in ItemScores: dep|<group>, one score per completed block."""
+REPORTED = "depx|"
+"""ItemScores' depx|<group>: after each item, the excess the report's own test reads on the
+items so far (observed minus expected units over units: stats/dependence.dependence_test's
+plug-in), a running value, not an item score: no sequence is put on it."""
 
 _BITS = np.array([[int(c) for c in s] for s in STATES])
 """(state, probe) 1 where the state has that probe right."""
@@ -83,9 +96,32 @@ def block_scores(units: dict[str, np.ndarray], order: Sequence[str]) -> dict[str
     return out
 
 
+def reported_excess(
+    units: dict[str, np.ndarray], order: Sequence[str]
+) -> dict[str, dict[str, float]]:
+    """depx|<group> → {item: the report's plug-in excess over the items up to it}, items in
+    the asking order that have units: the group's units minus what independent components with
+    the pooled P, O and J rates would put there, over all units (unit-weighted, as
+    dependence_test reads them)."""
+    have = [i for i in order if i in units and len(units[i])]
+    out: dict[str, dict[str, float]] = {f"{REPORTED}{g}": {} for g in GROUPS}
+    if not have:
+        return out
+    per = np.array([[np.all(units[i] == b, axis=1).sum() for b in _BITS] for i in have])
+    states = np.cumsum(per, axis=0)  # (item, state) unit counts so far
+    n = states.sum(axis=1, keepdims=True)
+    rate = (states @ _BITS) / n  # (item, probe): P, O, J right so far
+    expected = np.prod(np.where(_BITS[None] == 1, rate[:, None, :], 1 - rate[:, None, :]), axis=2)
+    excess = (states / n - expected) @ _MEMBERS.T  # (item, group)
+    for k, g in enumerate(GROUPS):
+        out[f"{REPORTED}{g}"] = dict(zip(have, excess[:, k].tolist(), strict=True))
+    return out
+
+
 def decide(lows: Sequence[float], highs: Sequence[float], means: Sequence[float | None],
            margin: float) -> str | None:  # fmt: skip
-    """'yes' / 'no' / None from each group's bounds (at the per-group level) and estimate."""
+    """'yes' / 'no' / None from each group's lower bound (99 % sequence), upper bound (95 %
+    sequence) and the excess the report would read on the same items (`reported_excess`)."""
     if any(lo >= MIN_EXCESS for lo in lows):
         return "yes"
     named = any(m is not None and m >= MIN_EXCESS for m in means)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from paraudit.stats.sequential import (
     BATCH,
     CHANCE,
+    CURTAIL_SLACK,
     MARGIN,
     MIN_ITEMS,
     RELIABLE_LOW,
@@ -20,7 +21,7 @@ from paraudit.stats.sequential import (
     item_scores,
     native_cue,
 )
-from paraudit.stats.sequential_dependence import PREFIX, decide
+from paraudit.stats.sequential_dependence import PREFIX, REPORTED, decide
 from paraudit.stats.units import Row
 
 CHANCE_PATH = ("recoverable", "cue", "position", "order", "audio", "jt", "turns")
@@ -78,14 +79,17 @@ def _claimed_far(b: Bounds | None, centre: float, distance: float) -> bool:
     )
 
 
-def decisions(b: dict[str, Bounds], cue: str, cued: Sequence[str]) -> dict[str, str | None]:
-    """Every step's settled outcome (None: not yet), from the statistics' bounds now."""
+def decisions(
+    b: dict[str, Bounds], cue: str, cued: Sequence[str], planned: int | None = None
+) -> dict[str, str | None]:
+    """Every step's settled outcome (None: not yet), from the statistics' bounds now;
+    `planned`: the task's items in the full plan (None: unknown, no curtailment)."""
     d: dict[str, str | None] = {}
     j = b.get(f"J|pointwise|{cue}")
     lv = level(j)
     if j is not None and j.items and j.low95 >= RELIABLE_LOW:
         d["native"] = "reliable"
-    elif lv == "above" and j is not None and j.high95 < RELIABLE_LOW:
+    elif lv == "above" and j is not None and (j.high95 < RELIABLE_LOW or _curtailed(j, planned)):
         d["native"] = "usable"
     else:
         d["native"] = {"below": "below chance", "at": "at chance"}.get(lv or "")
@@ -117,11 +121,22 @@ def decisions(b: dict[str, Bounds], cue: str, cued: Sequence[str]) -> dict[str, 
     for probe in "PO":
         p = b.get(f"{probe}|pointwise|{cue}")
         d[probe] = "not run" if p is None else level(p)
-    # Each group's sequence at 99 %: the union over the five groups keeps 95 %.
+    # "yes" reads each group's 99 % sequence (the union over the five groups keeps 95 %), "no"
+    # each group's 95 % one: only a group at MARGIN or more can make "no" wrong, alone.
     dep = [b[k] for k in b if k.startswith(PREFIX) and b[k].items]
-    d["dependence"] = decide([x.low for x in dep], [x.high for x in dep],
-                             [x.mean for x in dep], MARGIN) if dep else None  # fmt: skip
+    read = [b[k].mean for k in b if k.startswith(REPORTED) and b[k].items]
+    d["dependence"] = decide([x.low for x in dep], [x.high95 for x in dep],
+                             read, MARGIN) if dep else None  # fmt: skip
     return d
+
+
+def _curtailed(j: Bounds, planned: int | None) -> bool:
+    """The full plan can no longer call native J reliable: even with every item not yet
+    answered scoring 1, its 95 % lower bound stays CURTAIL_SLACK below the bar."""
+    if planned is None:
+        return False
+    best = j.best_low(planned - j.items)
+    return best is not None and best < RELIABLE_LOW - CURTAIL_SLACK
 
 
 def _turns(turns: list[Bounds]) -> str | None:
@@ -224,10 +239,12 @@ def look(
     items: int,
     still_open: set[Cell],
     min_items: int = MIN_ITEMS,
+    planned: int | None = None,
 ) -> Look:
-    """The decisions after `items` items and which of the still-open cells stay open."""
+    """The decisions after `items` items and which of the still-open cells stay open;
+    `planned`: the task's items in the full plan."""
     cued = sorted({c[2] for c in cells if c[:2] == ("J", "pointwise")} - {cue, "misleading"})
-    d = decisions(b, cue, cued)
+    d = decisions(b, cue, cued, planned)
     need = open_steps(d)
     needed = set().union(*(step_cells(s, cue, cells) for s in need)) if need else set()
     modelled = {c for c in cells if c[0] in MODELLED and c[2] != "misleading"}
@@ -284,7 +301,7 @@ def replay(
     settled: dict[str, int] = {}
     while still and t < len(order):
         t, k = min(t + batch, len(order)), k + 1
-        last = look(bounds_at(full, t), cue, cells, t, still, min_items)
+        last = look(bounds_at(full, t), cue, cells, t, still, min_items, len(order))
         stops.update({c: CellStop(t, k, why) for c, why in last.closed.items()})
         settled.update({s: t for s, v in last.decisions.items() if v and s not in settled})
         still = last.open_cells
