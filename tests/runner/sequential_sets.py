@@ -10,8 +10,11 @@ from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response,
 from tests.conftest import tone
 
 
-def tone_set(root: Path, tmp: Path, items: int) -> Path:
-    """`items` single-turn items; branch 0 is the higher-pitched (angry) one on even items."""
+def tone_set(root: Path, tmp: Path, items: int, unclear: int = 0) -> Path:
+    """`items` single-turn items; branch 0 is the higher-pitched (angry) one on even items.
+    `unclear` > 0: every `unclear`-th item's two branches get pitches only a few hertz apart
+    (in the middle of the set's range), which an acoustic judge cannot tell apart reliably:
+    a judge that hears the others right then sits near the reliable bar."""
     tmp.mkdir(parents=True, exist_ok=True)
     audio: dict[str, Path] = {}
 
@@ -24,6 +27,8 @@ def tone_set(root: Path, tmp: Path, items: int) -> Path:
     out = []
     for i in range(items):
         high, low = 180.0 + i * 0.37, 110.0 + i * 0.23
+        if unclear and i % unclear == 0:
+            high, low = 150.0 + i * 0.31, 149.0 + i * 0.31
         angry = Branch(
             emotions=("angry",),
             audio=(clip(high),),

@@ -74,6 +74,27 @@ def test_random_and_first_stop_early_with_their_usual_verdicts(runs: tuple[Path,
     assert asked < sum(1 for _ in (full / RESULTS).open()) / 2
 
 
+def test_a_judge_near_the_bar_settles_native_once_the_plan_cannot_call_it_reliable(
+    tmp_path: Path,
+) -> None:
+    """The prosody judge on tones where every third item's branches are a hertz apart: about
+    77 % native J, at the reliable bar, where neither sequence settles in 120 items. The
+    runner gives the rule the plan's size, so native settles "usable" as soon as even a
+    perfect rest of the plan could not lift the full plan's lower bound to 80 % (curtailment),
+    and the verdict is the full plan's."""
+    ds = tone_set(tmp_path / "ds", tmp_path / "src", ITEMS, unclear=3)
+    _run(ds, tmp_path / "full", ["builtin:prosody"], seq=False)
+    _run(ds, tmp_path / "seq", ["builtin:prosody"], seq=True)
+    entry = json.loads((tmp_path / "seq" / RECORD).read_text())["judges"]["builtin:prosody"]
+    native = entry["single-turn-emotions"]["steps"]["native"]
+    assert native["outcome"] == "usable" and native["items"] < ITEMS
+    full_v = _verdicts(tmp_path / "full")["builtin:prosody"]
+    seq_v = _verdicts(tmp_path / "seq")["builtin:prosody"]
+    assert full_v["native"]["outcome"] == "usable"
+    assert full_v["native"]["evidence"]["J"]["ci_high"] > 0.8  # the bar is inside its interval
+    assert seq_v["diagnosis"] == full_v["diagnosis"]
+
+
 def _stored_calls(out: Path) -> int:
     with sqlite3.connect(out / CALLS) as db:
         tables = [t for (t,) in db.execute("select name from sqlite_master where type='table'")]
