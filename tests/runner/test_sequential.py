@@ -15,7 +15,9 @@ from paraudit.runner.plan import PlanSpec
 from paraudit.runner.run import RunConfig, Runner, RunOutcome
 from paraudit.runner.sequential import RECORD, SequentialSpec
 from paraudit.stats.rowgroups import read_groups
+from paraudit.stats.sequential import bounds, item_scores
 from paraudit.stats.sequential_record import annotate
+from paraudit.stats.sequential_rule import decisions
 from paraudit.stats.summary import summarize
 from tests.runner.sequential_sets import tone_set
 
@@ -93,6 +95,12 @@ def test_a_judge_near_the_bar_settles_native_once_the_plan_cannot_call_it_reliab
     assert full_v["native"]["outcome"] == "usable"
     assert full_v["native"]["evidence"]["J"]["ci_high"] > 0.8  # the bar is inside its interval
     assert seq_v["diagnosis"] == full_v["diagnosis"]
+    # Neither sequence settles native even on all 120 items: the stop was the curtailment's.
+    rows = [r for r in read_groups(tmp_path / "full").rows() if r.judge == "builtin:prosody"]
+    order = sorted({r.item_id for r in rows})
+    b = bounds(item_scores(rows, "none", order))
+    assert decisions(b, "none", ["hard"])["native"] is None
+    assert decisions(b, "none", ["hard"], planned=ITEMS)["native"] == "usable"
 
 
 def _stored_calls(out: Path) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from paraudit.stats.judge_model import TYPES, JudgeModel, audit_rows
-from paraudit.stats.sequential import Bounds, native_cue
+from paraudit.stats.sequential import FAILED, Bounds, item_scores, native_cue
 from paraudit.stats.sequential_rule import decisions, open_steps, replay
 from paraudit.stats.summary import summarize
 
@@ -49,6 +49,50 @@ def test_a_judge_at_the_reliable_bar_is_asked_until_the_plan_cannot_call_it_reli
     assert decisions({"J|pointwise|none": j}, "none", [])["native"] is None
     assert decisions({"J|pointwise|none": j}, "none", [], planned=160)["native"] == "usable"
     assert decisions({"J|pointwise|none": j}, "none", [], planned=2000)["native"] is None
+
+
+def test_no_curtailment_while_an_item_has_a_failed_native_call() -> None:
+    """The report pools native J over answers; an item with failed calls weighs less there
+    than in the rule's mean of item means. Hard items (J 40 %) that lose half their calls
+    drag the rule's mean below the report's pooled J: curtailed on that mean, the rule said
+    "usable" where the full plan says "reliable" (a review found 4 diagnoses of 15 changed)."""
+    order = ORDER[:120]
+    model = JudgeModel("deaf P", p=0.5)  # once native settles, nothing else is read
+    reliable = 0
+    for a in range(6):
+        rng = np.random.default_rng(500 + a)
+        hard = {i for i in order if rng.random() < 0.3}
+        rows = []
+        for r in audit_rows(model, 120, rng, task="single-turn-emotions"):
+            if (r.probe, r.protocol, r.cue) == ("J", "pointwise", "none"):
+                if r.item_id in hard and rng.random() < 0.5:
+                    r = r._replace(status="error", pred=None, correct=False)
+                else:
+                    r = r._replace(
+                        correct=bool(rng.random() < (0.4 if r.item_id in hard else 0.95))
+                    )
+            rows.append(r)
+        full = summarize(rows, replicates=500, permutations=20)["verdicts"][0]["native"]
+        if full["outcome"] == "reliable":
+            reliable += 1
+            r = replay(rows, order)
+            assert r.last is not None and r.last.decisions["native"] != "usable"
+    assert reliable >= 3
+    j = Bounds(0.70, 0.86, 150, 0.72, 0.84, mean=0.78, se=0.02)
+    one = Bounds(1.0, 1.0, 150, 1.0, 1.0, mean=1.0)  # one item so far with a failed call
+    b = {"J|pointwise|none": j, FAILED: one}
+    assert decisions(b, "none", [], planned=160)["native"] is None
+
+
+def test_tie_rows_are_left_out_as_the_report_leaves_them_out() -> None:
+    """A tie (`--prompts ties`) has no right answer: the report's figures skip its rows, so
+    the rule's statistics must too (a judge missing ties would otherwise look worse to the
+    rule than in the report, and could be curtailed "usable" where the report says reliable)."""
+    rows = audit_rows(TYPES["perfect"].model, 40, np.random.default_rng(0))
+    ties = [r._replace(gold="tie", pred="R1", correct=False) for r in rows if r.probe == "J"]
+    order = ORDER[:40]
+    with_ties = item_scores(rows + ties, "none", order).scores
+    assert with_ties == item_scores(rows, "none", order).scores
 
 
 def _normal_low(x: np.ndarray) -> float:

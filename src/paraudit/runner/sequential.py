@@ -33,6 +33,7 @@ from paraudit.stats.sequential import (
     ALPHA,
     ALPHA_RELIABLE,
     BATCH,
+    CURTAIL_SLACK,
     MARGIN,
     MIN_ITEMS,
     Cell,
@@ -55,8 +56,12 @@ class SequentialSpec:
     """Items every asked cell gets before it may stop."""
 
     def as_dict(self) -> dict[str, Any]:
+        # The rule's parts that decide a stop, so a record says which rule wrote it
+        # (curtailment and the dependence step's two levels came later than the rest).
         return {"batch": self.batch, "min_items": self.min_items, "margin": MARGIN,
-                "alpha": ALPHA, "alpha_futility": ALPHA_RELIABLE}  # fmt: skip
+                "alpha": ALPHA, "alpha_futility": ALPHA_RELIABLE,
+                "curtail_slack": CURTAIL_SLACK,
+                "dependence": {"yes": 1 - ALPHA, "no": 1 - ALPHA_RELIABLE}}  # fmt: skip
 
 
 @dataclass

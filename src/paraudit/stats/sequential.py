@@ -8,8 +8,10 @@ when its sequence can no longer cross the bar that separates its outcomes:
   least 80 %; *usable* once the 99 % sequence is above chance and either the 95 % one is below
   80 % or the plan can no longer reach the bar (`Bounds.best_low`: even if every item left were
   answered right, the full plan's own 95 % lower bound would stay below 80 %, so the full
-  plan's verdict would be "usable" too — a curtailment, exact whatever the items left answer);
-  *below chance* once the 99 % one is below ½; *at chance* once the 99 % one lies within
+  plan's verdict would be "usable" too — a curtailment: exact for that normal bound over item
+  means, which is the report's pooled J while every item has all its answers, so it waits
+  while an item has a failed call, and CURTAIL_SLACK covers the bootstrap's difference);
+  *below chance* once the 99 % one is below ½; *at chance* once the 95 % one lies within
   ½ ± MARGIN (no skill of MARGIN or more either way).
 - recoverable: yes once pairwise J and the protocol gap are both above (chance, 0); no once
   either can no longer be MARGIN above.
@@ -69,7 +71,14 @@ RELIABLE_LOW = 0.8
 CURTAIL_SLACK = 0.01
 """How far below the bar the plan's best reachable lower bound must stay before "usable" is
 settled by curtailment: the report's interval is an item bootstrap over answers, the rule's
-bound a normal one over item means, and the two differ by a fraction of a point."""
+bound a normal one over item means. With every item's answers in, the bootstrap's lower end
+was at most 0.007 above the normal one (a review's simulation, 30-40 items of mostly 3 of 4
+right, 10,000 replicates); it shrinks with more items. Fewer replicates in the report add
+their own noise (about ±0.01 at 100)."""
+FAILED = "failed|native"
+"""ItemScores' running count of items with a failed native J call so far (not an item score):
+such items weigh less in the report's pooled J than in the rule's mean of item means, so
+curtailment, exact only where every item weighs the same, waits for them to be answered."""
 CHANCE = 0.5
 MIN_ITEMS = 30
 """Items every asked cell gets before it may stop (verdicts.SMALL_SAMPLE)."""
@@ -112,8 +121,13 @@ def item_scores(rows: Iterable[Row], cue: str, order: Sequence[str]) -> ItemScor
     hits: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
     j_native: list[Row] = []
     t_rows: list[Row] = []
+    failed: set[str] = set()
     for r in rows:
+        if r.gold == "tie":
+            continue  # a tie has no right answer: the report's figures leave it out too
         if not answered(r):
+            if (r.probe, r.protocol, r.cue) == ("J", "pointwise", cue):
+                failed.add(r.item_id)
             continue  # a failed call is no answer (asked again on resume)
         key = f"{r.probe}|{r.protocol}|{r.cue}"
         acc = hits[key][r.item_id]
@@ -146,6 +160,8 @@ def item_scores(rows: Iterable[Row], cue: str, order: Sequence[str]) -> ItemScor
     out.scores["audio"] = _mean(flips)
     if t_rows:
         out.scores["jt"] = _mean(j_t_agreement(t_rows, j_native))
+    seen = np.cumsum([i in failed for i in order]).tolist()
+    out.scores[FAILED] = {i: float(n) for i, n in zip(order, seen, strict=True)}
     units = item_units(rows, cue)
     out.scores.update(block_scores(units, order))
     out.scores.update(reported_excess(units, order))
@@ -256,7 +272,7 @@ def full_bounds(scores: ItemScores) -> dict[str, Running]:
     for name, s in scores.scores.items():
         x = [s[i] for i in scores.order if i in s]
         seen = [int(n) for n in np.cumsum([i in s for i in scores.order])]
-        if name.startswith(REPORTED):  # a running value already: shown as it is
+        if name.startswith(REPORTED) or name == FAILED:  # running values: shown as they are
             v = np.asarray(x, dtype=float)
             same = RunningBounds(v, v)
             out[name] = Running(same, same, seen, v, np.zeros(len(v)))

@@ -10,6 +10,7 @@ from paraudit.stats.sequential import (
     BATCH,
     CHANCE,
     CURTAIL_SLACK,
+    FAILED,
     MARGIN,
     MIN_ITEMS,
     RELIABLE_LOW,
@@ -89,7 +90,11 @@ def decisions(
     lv = level(j)
     if j is not None and j.items and j.low95 >= RELIABLE_LOW:
         d["native"] = "reliable"
-    elif lv == "above" and j is not None and (j.high95 < RELIABLE_LOW or _curtailed(j, planned)):
+    elif (
+        lv == "above"
+        and j is not None
+        and (j.high95 < RELIABLE_LOW or _curtailed(j, planned, b.get(FAILED)))
+    ):
         d["native"] = "usable"
     else:
         d["native"] = {"below": "below chance", "at": "at chance"}.get(lv or "")
@@ -130,10 +135,14 @@ def decisions(
     return d
 
 
-def _curtailed(j: Bounds, planned: int | None) -> bool:
+def _curtailed(j: Bounds, planned: int | None, failed: Bounds | None = None) -> bool:
     """The full plan can no longer call native J reliable: even with every item not yet
-    answered scoring 1, its 95 % lower bound stays CURTAIL_SLACK below the bar."""
-    if planned is None:
+    answered scoring 1, its 95 % lower bound stays CURTAIL_SLACK below the bar. Never while an
+    item has a failed native J call (`failed`: FAILED's running count): the report pools J
+    over answers, and only where every item has all its answers is that the mean of item
+    means the bound is computed on (measured: with half the calls of hard items failed, the
+    report said "reliable" where the rule had curtailed)."""
+    if planned is None or (failed is not None and failed.mean):
         return False
     best = j.best_low(planned - j.items)
     return best is not None and best < RELIABLE_LOW - CURTAIL_SLACK
