@@ -50,6 +50,8 @@ class Outcome:
     full: Counter[str] = field(default_factory=Counter)
     seq: Counter[str] = field(default_factory=Counter)
     agree: int = 0
+    full_wrong: int = 0
+    """Disagreements in which the full plan's diagnosis is not one the type implies."""
 
 
 def study(
@@ -72,6 +74,7 @@ def study(
             o.full[f] += 1
             o.seq[s] += 1
             o.agree += f == s
+            o.full_wrong += f != s and name in TYPES and f not in TYPES[name].want
     return out
 
 
@@ -104,12 +107,15 @@ def targets(results: dict[str, Outcome], audits: int) -> list[tuple[str, bool, s
     medians = [statistics.median(o.shares) for o in typed.values()]
     med = statistics.median(medians) if medians else 1.0
     worst = min(((o.agree / audits, n) for n, o in typed.items()), default=(1.0, "–"))
+    missed = audits - typed[worst[1]].agree if worst[1] in typed else 0
+    why = (f"; {typed[worst[1]].full_wrong} of its {missed} misses the full plan's own errors"
+           if missed else "")  # fmt: skip
     rise = [n for n, o in typed.items() if "reliable" not in TYPES[n].want
             and o.seq["reliable"] > o.full["reliable"]]  # fmt: skip
     return [
         ("median calls ≤ ⅓ of the full plan (median over types)", med <= 1 / 3, f"{med:.0%}"),
         ("agreement with the full plan ≥ 95 % per type", worst[0] >= 0.95,
-         f"worst: {worst[1]} {worst[0]:.0%}"),
+         f"worst: {worst[1]} {worst[0]:.0%}{why}"),
         ("no rise in false 'reliable'", not rise, ", ".join(rise) or "none"),
     ]  # fmt: skip
 
