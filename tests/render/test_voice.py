@@ -15,6 +15,26 @@ def test_bundled_voice_resolves() -> None:
     assert v.sample_rate == 22050 and len(v.sha256) == 64
 
 
+def test_a_voice_file_rewritten_in_place_gets_its_new_hash(tmp_path: Path) -> None:
+    """The model's hash is kept per process while the file's stat is unchanged (every render
+    resolves its voice); a file rewritten at the same path, even to the same size, is hashed
+    again, so renders of the new model never reuse the old one's cache keys."""
+    import hashlib
+    import os
+
+    f = tmp_path / "v.onnx"
+    Path(f"{f}.json").write_text(
+        json.dumps({"audio": {"sample_rate": 22050}, "phoneme_id_map": {}})
+    )
+    f.write_bytes(b"\x08\x07" + b"a" * 100)
+    first = resolve_voice(f).sha256
+    assert first == hashlib.sha256(f.read_bytes()).hexdigest() == resolve_voice(f).sha256
+    st = f.stat()
+    f.write_bytes(b"\x08\x07" + b"b" * 100)  # same size
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert resolve_voice(f).sha256 == hashlib.sha256(f.read_bytes()).hexdigest() != first
+
+
 def test_missing_voice_file(tmp_path: Path) -> None:
     with pytest.raises(VoiceError, match="does not exist"):
         resolve_voice(tmp_path / "nope.onnx")
