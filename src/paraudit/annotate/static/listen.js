@@ -54,11 +54,16 @@ function player(clip, mark) {
   audio.src = clip.audio;
   audio.dataset.clip = clip.clip;
   audio.setAttribute("controlsList", "nodownload noplaybackrate");
+  // The server times a listen from its first "play" to an "ended", on its own clock, so the
+  // "ended" of a clip is posted only once its "play" is stored: two requests in flight at once
+  // may be handled in either order, and a short clip's end could otherwise arrive first.
+  let played = Promise.resolve();
   audio.addEventListener("play", () => {
     players.forEach((p) => { if (p !== audio) p.pause(); });
-    post("play", { clip: clip.clip, event: "play" });
+    played = post("play", { clip: clip.clip, event: "play" }).catch(() => null);
   });
   audio.addEventListener("ended", async () => {
+    await played;
     const r = await post("play", { clip: clip.clip, event: "ended" });
     if (r.status === 200 && r.body.heard) {
       heard.add(clip.clip);
