@@ -132,7 +132,9 @@ def test_token_budget_delays_calls_past_the_window() -> None:
 
     t0 = time.monotonic()
     asyncio.run(go())
-    assert time.monotonic() - t0 < 0.2
+    # No wait: a limiter that waited here would wait the window out (59 s and more); the bound
+    # leaves room for a loaded machine (this pass runs at a lower priority beside Ray's).
+    assert time.monotonic() - t0 < 5
     # Another 30 would make 120 in the window: it must wait until the first call leaves it.
     assert lim._tokens_delay(time.monotonic(), 30) > 59
     assert lim._tokens_delay(time.monotonic() + 61, 30) == 0
