@@ -54,18 +54,24 @@ function player(clip, mark) {
   audio.src = clip.audio;
   audio.dataset.clip = clip.clip;
   audio.setAttribute("controlsList", "nodownload noplaybackrate");
-  // The server times a listen from its first "play" to an "ended", on its own clock, so the
-  // "ended" of a clip is posted only once its "play" is stored: two requests in flight at once
-  // may be handled in either order, and a short clip's end could otherwise arrive first.
-  let played = Promise.resolve();
+  // The server times a listen from its first "play" to an "ended", on its own clock, so a
+  // clip's events are posted one after the other, each once the one before it is stored: two
+  // requests in flight at once may be handled in either order, and a short clip's end (or a
+  // quick pause and resume) could otherwise be stored before the "play" it follows.
+  let posted = Promise.resolve();
   audio.addEventListener("play", () => {
     players.forEach((p) => { if (p !== audio) p.pause(); });
-    played = post("play", { clip: clip.clip, event: "play" }).catch(() => null);
+    posted = posted.then(() => post("play", { clip: clip.clip, event: "play" })).catch(() => null);
   });
   audio.addEventListener("ended", async () => {
-    await played;
-    const r = await post("play", { clip: clip.clip, event: "ended" });
-    if (r.status === 200 && r.body.heard) {
+    await posted;
+    let r = null;
+    try {
+      r = await post("play", { clip: clip.clip, event: "ended" });
+    } catch (e) {
+      r = null; // not reached, or no answer: the listen is not known to count
+    }
+    if (r && r.status === 200 && r.body.heard) {
       heard.add(clip.clip);
       mark.textContent = "✓ heard";
     } else {
