@@ -65,12 +65,8 @@ function player(clip, mark) {
   });
   audio.addEventListener("ended", async () => {
     await posted;
-    let r = null;
-    try {
-      r = await post("play", { clip: clip.clip, event: "ended" });
-    } catch (e) {
-      r = null; // not reached, or no answer: the listen is not known to count
-    }
+    // Not reached, or no answer: the listen is not known to count, so it is asked for again.
+    const r = await post("play", { clip: clip.clip, event: "ended" }).catch(() => null);
     if (r && r.status === 200 && r.body.heard) {
       heard.add(clip.clip);
       mark.textContent = "✓ heard";
