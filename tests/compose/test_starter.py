@@ -13,6 +13,7 @@ from paraudit.sources.starter import (
     positional_sources,
     single_turn_sources,
 )
+from tests.conftest import starter_small_sources
 
 
 def test_small_starter_build_validates_and_stores_prosody(starter_small: Path) -> None:
@@ -49,7 +50,7 @@ def test_rebuild_is_byte_identical_and_uses_the_cache(
 ) -> None:
     from paraudit.compose.starter import build_starter
 
-    report = build_starter(tmp_path / "again", limit=2, cache_dir=render_cache)
+    report = build_starter(tmp_path / "again", cache_dir=render_cache, **starter_small_sources())
     assert report.fresh_renders == 0 and report.cache_hits > 0
     assert (tmp_path / "again" / "items.jsonl").read_bytes() == (
         starter_small / "items.jsonl"
