@@ -2,11 +2,6 @@
 # The test command: installs everything the tests need into .venv, then lint, types, tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Bytecode is written (into git-ignored __pycache__ folders): images that set
-# PYTHONDONTWRITEBYTECODE=1 (this machine type does) make every process compile paraudit from
-# source and every pytest pass rewrite the test modules again. The Ray pass alone starts ~58
-# worker processes that import paraudit, and the later passes collect the same 250 modules.
-unset PYTHONDONTWRITEBYTECODE
 # The report test drives Debian's chromium (Playwright is told where it is; it downloads nothing).
 if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null \
