@@ -12,6 +12,7 @@ import os
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,18 @@ import soundfile as sf
 
 from paraudit.items.dataset import audio_name, write_dataset
 from paraudit.items.records import AuditItem, Branch, DatasetManifest, Response, Turn
+
+
+def needs(module: str, extra: str) -> pytest.MarkDecorator:
+    """A test module's mark that skips it when `module` (of `extra`) is not installed, found
+    without importing it: `pytest.importorskip` at the top of a module imported datasets,
+    openai and google-genai while every worker collected, about 1.5 CPU-seconds each time,
+    where only the worker that runs the module needs them."""
+    try:
+        found = find_spec(module) is not None
+    except ModuleNotFoundError:  # a dotted name whose parent package is missing
+        found = False
+    return pytest.mark.skipif(not found, reason=f"the '{extra}' extra is not installed")
 
 
 def tone(path: Path, freq: float = 150.0, seconds: float = 1.0, amp: float = 0.3) -> bytes:

@@ -21,14 +21,15 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("openai", reason="the 'openai' extra is not installed")
+from paraudit import waits
+from paraudit.judges.hosted import MAX_REPLY_CHARS
+from paraudit.runner.calls import RetryPolicy
+from paraudit.waits import LONG_WAIT_S, on_long_wait, retry_after_seconds
+from tests.cli.test_faults import _invoke, _snapshot
+from tests.conftest import needs
+from tests.judges.loopback import Loopback, Scripted
 
-from paraudit import waits  # noqa: E402
-from paraudit.judges.hosted import MAX_REPLY_CHARS  # noqa: E402
-from paraudit.runner.calls import RetryPolicy  # noqa: E402
-from paraudit.waits import LONG_WAIT_S, on_long_wait, retry_after_seconds  # noqa: E402
-from tests.cli.test_faults import _invoke, _snapshot  # noqa: E402
-from tests.judges.loopback import Loopback, Scripted  # noqa: E402
+pytestmark = needs("openai", "openai")
 
 HTML = b"<!doctype html><html><body>Sign in to continue</body></html>"
 

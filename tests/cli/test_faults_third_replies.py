@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("openai", reason="the 'openai' extra is not installed")
+from tests.cli.test_faults import _ds, _invoke, _snapshot
+from tests.conftest import needs
+from tests.judges.loopback import Loopback, Scripted
 
-from tests.cli.test_faults import _ds, _invoke, _snapshot  # noqa: E402
-from tests.judges.loopback import Loopback, Scripted  # noqa: E402
+pytestmark = needs("openai", "openai")
 
 KEY = "sk-live-ABCDEFGH12345678"
 

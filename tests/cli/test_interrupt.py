@@ -10,12 +10,11 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
+from tests.builders.fakes import write_emocf
+from tests.conftest import needs
+from tests.judges.loopback import Silent
 
-pytest.importorskip("openai", reason="the 'openai' extra is not installed")
-
-from tests.builders.fakes import write_emocf  # noqa: E402
-from tests.judges.loopback import Silent  # noqa: E402
+pytestmark = needs("openai", "openai")
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

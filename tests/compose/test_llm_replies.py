@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("openai", reason="the 'openai' extra is not installed")
+from paraudit import waits
+from paraudit.compose.llm import CompletionCache, ComposerLLM, LLMSpec
+from paraudit.errors import ParauditError
+from paraudit.waits import on_long_wait
+from tests.conftest import needs
+from tests.judges.loopback import Loopback, Scripted
 
-from paraudit import waits  # noqa: E402
-from paraudit.compose.llm import CompletionCache, ComposerLLM, LLMSpec  # noqa: E402
-from paraudit.errors import ParauditError  # noqa: E402
-from paraudit.waits import on_long_wait  # noqa: E402
-from tests.judges.loopback import Loopback, Scripted  # noqa: E402
+pytestmark = needs("openai", "openai")
 
 
 def _llm(url: str, tmp: Path, options: str = "") -> ComposerLLM:

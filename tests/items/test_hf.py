@@ -9,8 +9,9 @@ from paraudit.items.dataset import load_dataset, write_dataset
 from paraudit.items.hf import export_hf, import_hf
 from paraudit.items.validate import validate_dataset
 from paraudit.runfolder.spec import dataset_fingerprint
+from tests.conftest import needs
 
-pytest.importorskip("datasets", reason="the 'datasets' extra is not installed")
+pytestmark = needs("datasets", "datasets")
 
 
 def test_export_import_round_trip(tiny_dataset: Path, tmp_path: Path) -> None:

@@ -10,16 +10,17 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("google.genai", reason="the 'gemini' extra is not installed")
+from paraudit.errors import ParauditError
+from paraudit.items.dataset import load_dataset
+from paraudit.judges.registry import load_judge
+from paraudit.protocols.parts import AudioPart
+from paraudit.runner.calls import RetryPolicy
+from paraudit.runner.plan import PlanSpec, plan_instances
+from paraudit.runner.run import RunConfig, Runner
+from tests.conftest import needs
+from tests.judges.loopback import Loopback, Scripted, free_port
 
-from paraudit.errors import ParauditError  # noqa: E402
-from paraudit.items.dataset import load_dataset  # noqa: E402
-from paraudit.judges.registry import load_judge  # noqa: E402
-from paraudit.protocols.parts import AudioPart  # noqa: E402
-from paraudit.runner.calls import RetryPolicy  # noqa: E402
-from paraudit.runner.plan import PlanSpec, plan_instances  # noqa: E402
-from paraudit.runner.run import RunConfig, Runner  # noqa: E402
-from tests.judges.loopback import Loopback, Scripted, free_port  # noqa: E402
+pytestmark = needs("google.genai", "gemini")
 
 PLAN = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none",))
 SECRET = "gemini-test-key-DO-NOT-LEAK"

@@ -7,19 +7,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("torch", reason="the 'hf' extra (torch) is not installed")
-pytest.importorskip("transformers", reason="the 'hf' extra (transformers) is not installed")
+from paraudit.errors import ParauditError
+from paraudit.items.dataset import load_dataset
+from paraudit.runner.plan import PlanSpec, plan_instances
+from paraudit.runner.run import RunConfig, Runner
+from tests.judges.tiny_hf import build_omni_thinker, build_qwen2_audio
 
-from paraudit.errors import ParauditError  # noqa: E402
-from paraudit.items.dataset import load_dataset  # noqa: E402
-from paraudit.runner.plan import PlanSpec, plan_instances  # noqa: E402
-from paraudit.runner.run import RunConfig, Runner  # noqa: E402
-from tests.judges.tiny_hf import build_omni_thinker, build_qwen2_audio  # noqa: E402
+# Found, not imported: importing torch at collection cost every worker about 1.5 CPU-seconds,
+# and only the one that runs these tests needs it (tiny_hf imports it when a model is built).
+pytestmark = pytest.mark.skipif(
+    find_spec("torch") is None or find_spec("transformers") is None,
+    reason="the 'hf' extra (torch, transformers) is not installed",
+)
 
 PLAN = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none",), limit=3)
 

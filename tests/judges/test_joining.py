@@ -12,15 +12,16 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-pytest.importorskip("openai", reason="the 'openai' extra is not installed")
+from paraudit.items.dataset import load_dataset
+from paraudit.judges.joining import JOINED_NOTE, MARKER_GAP_S, PAUSE_S, join_prompt
+from paraudit.protocols.parts import AudioPart, TextPart
+from paraudit.runner.plan import PlanSpec, plan_instances
+from paraudit.runner.run import RunConfig, Runner
+from paraudit.specs import SpecError
+from tests.conftest import needs
+from tests.judges.loopback import Loopback
 
-from paraudit.items.dataset import load_dataset  # noqa: E402
-from paraudit.judges.joining import JOINED_NOTE, MARKER_GAP_S, PAUSE_S, join_prompt  # noqa: E402
-from paraudit.protocols.parts import AudioPart, TextPart  # noqa: E402
-from paraudit.runner.plan import PlanSpec, plan_instances  # noqa: E402
-from paraudit.runner.run import RunConfig, Runner  # noqa: E402
-from paraudit.specs import SpecError  # noqa: E402
-from tests.judges.loopback import Loopback  # noqa: E402
+pytestmark = needs("openai", "openai")
 
 PLAN = PlanSpec(probes=("J",), protocols=("pointwise", "pairwise"), cues=("none",), limit=1)
 

@@ -9,20 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
-pytest.importorskip("openai", reason="the 'openai' extra is not installed")
+from paraudit.cli.main import app
+from paraudit.errors import MissingExtraError, ParauditError
+from paraudit.items.dataset import load_dataset
+from paraudit.judges.registry import load_judge
+from paraudit.protocols.parts import AudioPart
+from paraudit.runner.calls import RetryPolicy
+from paraudit.runner.plan import PlanSpec, plan_instances
+from paraudit.runner.run import RunConfig, Runner
+from tests.conftest import needs
+from tests.judges.loopback import Loopback, Scripted, Silent, free_port
 
-from typer.testing import CliRunner  # noqa: E402
-
-from paraudit.cli.main import app  # noqa: E402
-from paraudit.errors import MissingExtraError, ParauditError  # noqa: E402
-from paraudit.items.dataset import load_dataset  # noqa: E402
-from paraudit.judges.registry import load_judge  # noqa: E402
-from paraudit.protocols.parts import AudioPart  # noqa: E402
-from paraudit.runner.calls import RetryPolicy  # noqa: E402
-from paraudit.runner.plan import PlanSpec, plan_instances  # noqa: E402
-from paraudit.runner.run import RunConfig, Runner  # noqa: E402
-from tests.judges.loopback import Loopback, Scripted, Silent, free_port  # noqa: E402
+pytestmark = needs("openai", "openai")
 
 PLAN = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none", "transition"))
 SECRET = "sk-test-DO-NOT-LEAK-0123456789"

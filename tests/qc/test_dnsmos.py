@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from paraudit.qc.dnsmos import dnsmos
+from tests.conftest import needs
 
-pytest.importorskip("speechmos", reason="the 'qc' extra (speechmos) is not installed")
+pytestmark = needs("speechmos", "qc")
 
 
 def test_clean_speech_scores_plausibly_and_noise_lowers_the_background_score() -> None:

@@ -17,25 +17,25 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("openai", reason="the 'openai' extra is not installed")
-
-from paraudit.items.dataset import audio_name, load_dataset, write_dataset  # noqa: E402
-from paraudit.items.records import (  # noqa: E402
+from paraudit.items.dataset import audio_name, load_dataset, write_dataset
+from paraudit.items.records import (
     AuditItem,
     Branch,
     DatasetManifest,
     Response,
     Turn,
 )
-from paraudit.protocols.parts import AudioPart  # noqa: E402
-from paraudit.report.build import load_runs, write_report  # noqa: E402
-from paraudit.runner.calls import RetryPolicy  # noqa: E402
-from paraudit.runner.plan import PlanSpec, plan_instances  # noqa: E402
-from paraudit.runner.run import RunConfig, Runner  # noqa: E402
-from paraudit.stats.summary import summarize  # noqa: E402
-from paraudit.stats.summary_model import Summary  # noqa: E402
-from tests.conftest import tone  # noqa: E402
-from tests.judges.loopback import Loopback, Scripted  # noqa: E402
+from paraudit.protocols.parts import AudioPart
+from paraudit.report.build import load_runs, write_report
+from paraudit.runner.calls import RetryPolicy
+from paraudit.runner.plan import PlanSpec, plan_instances
+from paraudit.runner.run import RunConfig, Runner
+from paraudit.stats.summary import summarize
+from paraudit.stats.summary_model import Summary
+from tests.conftest import needs, tone
+from tests.judges.loopback import Loopback, Scripted
+
+pytestmark = needs("openai", "openai")
 
 ITEMS = 48
 PLAN = PlanSpec(probes=("J",), protocols=("pointwise",), cues=("none",))

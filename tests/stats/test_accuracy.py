@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-from statsmodels.stats.proportion import proportion_confint
 
 from paraudit.stats.accuracy import wilson_interval
 
@@ -15,6 +14,9 @@ CASES = [
 @pytest.mark.parametrize(("k", "n"), CASES)
 @pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
 def test_wilson_equals_statsmodels(k: int, n: int, confidence: float) -> None:
+    # Imported here: at the module's top it brought pandas into every worker's collection.
+    from statsmodels.stats.proportion import proportion_confint
+
     lo, hi = wilson_interval(k, n, confidence)
     ref_lo, ref_hi = proportion_confint(k, n, alpha=1 - confidence, method="wilson")
     assert lo == pytest.approx(ref_lo, abs=1e-9)

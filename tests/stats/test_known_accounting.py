@@ -22,6 +22,8 @@ from paraudit.report.build import write_report
 from paraudit.runner.calls import RetryPolicy
 from paraudit.runner.run import RunConfig, Runner
 from paraudit.stats.summary import summarize
+from tests.conftest import needs
+from tests.judges import loopback
 from tests.stats.synthetic import stat_rows
 from tests.stats.test_known_behaviour import (
     ITEMS_PER_TASK,
@@ -32,9 +34,7 @@ from tests.stats.test_known_behaviour import (
     _wrong,
 )
 
-pytest.importorskip("openai", reason="the 'openai' extra is not installed")
-
-from tests.judges import loopback  # noqa: E402
+pytestmark = needs("openai", "openai")
 
 REFUSED_SHARE = 0.3
 

@@ -164,6 +164,7 @@ class KnownJudge(Judge):
     """Answers every instance by a fixed behaviour (the spec's model names it)."""
 
     plans: ClassVar[dict[str, dict[tuple[str, ...], list[Instance]]]] = {}
+    loaded: ClassVar[dict[str, dict[str, AuditItem]]] = {}
     dataset: ClassVar[Path]
 
     @classmethod
@@ -178,7 +179,12 @@ class KnownJudge(Judge):
 
     @classmethod
     def items(cls) -> dict[str, AuditItem]:
-        return {i.id: i for i in load_dataset(cls.dataset).items}
+        # Loaded once per dataset, as the plan is: the length habit asks for every J and T
+        # prompt, and reading items.jsonl each time was a tenth of this judge's run.
+        key = str(cls.dataset)
+        if key not in cls.loaded:
+            cls.loaded[key] = {i.id: i for i in load_dataset(cls.dataset).items}
+        return cls.loaded[key]
 
     def behaviour(self) -> str:
         return self.spec.split("?")[0].split(":", 1)[1]
