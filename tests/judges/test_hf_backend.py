@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +16,11 @@ from paraudit.errors import ParauditError
 from paraudit.items.dataset import load_dataset
 from paraudit.runner.plan import PlanSpec, plan_instances
 from paraudit.runner.run import RunConfig, Runner
+from tests.conftest import needs
 from tests.judges.tiny_hf import build_omni_thinker, build_qwen2_audio
 
-# Found, not imported: importing torch at collection cost every worker about 1.5 CPU-seconds,
-# and only the one that runs these tests needs it (tiny_hf imports it when a model is built).
-pytestmark = pytest.mark.skipif(
-    find_spec("torch") is None or find_spec("transformers") is None,
-    reason="the 'hf' extra (torch, transformers) is not installed",
-)
+# Found, not imported (tiny_hf imports torch when a model is built).
+pytestmark = [needs("torch", "hf"), needs("transformers", "hf")]
 
 PLAN = PlanSpec(probes=("J", "P"), protocols=("pointwise", "pairwise"), cues=("none",), limit=3)
 
