@@ -197,6 +197,44 @@ def test_a_signal_that_lands_in_a_finalizer_is_not_lost() -> None:
     assert stopped and time.monotonic() - t0 < 1.5
 
 
+def test_an_error_a_c_extension_raised_in_place_of_the_signal_is_still_the_interruption(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """A SIGINT'd `report` once ended with a traceback and exit 1: the handler's
+    KeyboardInterrupt was raised inside matplotlib's image resampling, which put its own
+    ValueError in its place. Inside `stoppable` an error raised after the signal is the
+    interruption (its line, exit 130); without a signal the same error stays a traceback."""
+    import typer
+
+    from paraudit.cli.common import stoppable, user_errors
+
+    def resample() -> None:  # as matplotlib's C++ did with the handler's KeyboardInterrupt
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            deadline = time.monotonic() + 2.0
+            while time.monotonic() < deadline:  # the handler runs here
+                pass
+        except KeyboardInterrupt:
+            raise ValueError("Invalid affine transformation matrix") from None
+
+    @user_errors
+    def signalled() -> None:
+        with stoppable("kept"):
+            resample()
+
+    @user_errors
+    def plain() -> None:
+        with stoppable("kept"):
+            raise ValueError("Invalid affine transformation matrix")
+
+    with pytest.raises(typer.Exit) as stopped:
+        signalled()
+    assert stopped.value.exit_code == 130
+    assert "interrupted: kept" in capfd.readouterr().err
+    with pytest.raises(ValueError, match="affine"):
+        plain()
+
+
 def _signal_in_exec(name: str) -> str:
     """A statement that sends this process `name` from inside an `exec` of a string, and
     spins there until the handler runs."""

@@ -208,12 +208,18 @@ def _terminated(signum: int, frame: Any) -> None:
     """Ctrl-C or SIGTERM as KeyboardInterrupt, never raised where it would be lost: a SIGTERM
     that landed in a WeakKeyDictionary callback was swallowed and `report` ran on to the end,
     exit 0. There the same signal is delivered again a moment later, outside it."""
+    global _signalled
     if _in_finalizer(frame):
         import _thread
 
         threading.Timer(0.05, _thread.interrupt_main, args=(signum,)).start()
         return
+    _signalled = True
     raise KeyboardInterrupt
+
+
+_signalled = False
+"""Whether `_terminated` raised its KeyboardInterrupt in the current `stoppable` body."""
 
 
 @contextmanager
@@ -222,7 +228,7 @@ def stoppable(note: str) -> Iterator[None]:
     terminated and joined, temporary folders removed) instead of killing the process with its
     render workers left running, and the interruption line says `note` (what was kept and how
     to resume)."""
-    global _interrupt_note
+    global _interrupt_note, _signalled
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None
     # Ctrl-C the same way, where Python's own handler (which raises anywhere) is in place.
@@ -236,13 +242,21 @@ def stoppable(note: str) -> Iterator[None]:
             if was_int is signal.default_int_handler:
                 signal.signal(signal.SIGINT, was_int)
 
-    before, _interrupt_note = _interrupt_note, note
+    before, _interrupt_note, _signalled = _interrupt_note, note, False
     try:
         yield
-    except BaseException:
+    except BaseException as e:
         # The note stays for user_errors' interruption line (which clears it).
         restore()
+        if _signalled and isinstance(e, Exception) and not isinstance(e, typer.Exit):
+            # The signal's KeyboardInterrupt was raised inside a C extension that put an error
+            # of its own in its place (matplotlib's image resampling: "Invalid affine
+            # transformation matrix", a traceback and exit 1 from a SIGINT'd `report` in a
+            # suite run): it is still the interruption.
+            raise KeyboardInterrupt from e
         raise
+    finally:
+        _signalled = False
     _interrupt_note = before
     restore()
 
