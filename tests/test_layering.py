@@ -25,7 +25,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 # the top-level package itself (its __init__: the version string).
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("paraudit", "errors", "versions", "permissions", "specs", "providers", "waits", "pools")
-    + ("bounds", "memo"),
+    + ("bounds", "memo", "collector"),
     ("items", "runfolder", "audio", "dimensions"),
     ("qc", "sources", "protocols", "stats"),
     ("render", "judges", "report", "annotate", "compose", "publish"),

@@ -173,9 +173,11 @@ app = typer.Typer(
 def main() -> None:
     """Counterfactual audits of audio-language-model judges."""
     from paraudit.cli.common import warn
+    from paraudit.collector import tune
     from paraudit.waits import on_long_wait
 
     on_long_wait(warn)  # a run or build waiting on a server's Retry-After says so, once a wait
+    tune()  # fewer full garbage collections over a long audit (collector.py: measured)
 
 
 def run_module() -> None:
