@@ -21,7 +21,7 @@ import gc
 
 THRESHOLDS = (50_000, 20, 20)
 """gc.set_threshold's (young, middle, old): a young collection after 50,000 net allocations
-instead of 700, and a full one a twentieth as often as a middle one instead of a tenth."""
+instead of 700, and each older one after 20 of the one below instead of 10."""
 
 _tuned = False
 
