@@ -1,9 +1,9 @@
 """The garbage collector's settings for a whole process: the CLI and the test suite.
 
 An audit keeps many small objects alive for a long time (the run's rows, the statistics'
-groups, the report's records), and CPython's default thresholds (700, 10, 10) then start a
-full collection, which walks every object alive in the process (the imported libraries'
-too: numpy, scipy, matplotlib, pytest), again and again while they pile up. Measured on this
+groups, the report's records), and CPython's default thresholds (700, 10, 10) then start
+collections that walk them, the older ones every object alive in the process, again and
+again while they pile up. Measured (CPU time, not collection counts) on this
 project's 2-core machine type (whole commands, 2026-12-06):
 - the known-behaviour and accounting test modules (a 44,880-row audit through the runner and
   its report): 52.9 CPU-seconds with the defaults, 44.6 with `tune()`;
@@ -27,8 +27,9 @@ _tuned = False
 
 
 def tune() -> None:
-    """Once per process: freeze what is alive now (the imports, which are never garbage, so no
-    full collection walks them again) and collect young objects less often."""
+    """Once per process: freeze what is alive now (what was imported so far; the CLI's
+    commands import their libraries later, so there the thresholds do the work) and collect
+    less often."""
     global _tuned
     if _tuned:
         return

@@ -214,12 +214,31 @@ def _terminated(signum: int, frame: Any) -> None:
 
         threading.Timer(0.05, _thread.interrupt_main, args=(signum,)).start()
         return
-    _signalled = True
+    _signalled = signum
     raise KeyboardInterrupt
 
 
-_signalled = False
-"""Whether `_terminated` raised its KeyboardInterrupt in the current `stoppable` body."""
+_signalled = 0
+"""The signal whose KeyboardInterrupt `_terminated` raised in the current `stoppable` body
+(0: none)."""
+
+
+def _replaced_interrupt(e: BaseException) -> bool:
+    """Whether `e` is an error a C extension raised in place of the handler's KeyboardInterrupt
+    (matplotlib's image resampling cleared it and raised "Invalid affine transformation
+    matrix": a traceback and exit 1 from a SIGINT'd `report` in a suite run). An error raised
+    while the interruption was being handled (a bug in a cleanup) has it in its chain and
+    stays a traceback, as does any error without a signal."""
+    if not _signalled or not isinstance(e, Exception) or isinstance(e, typer.Exit):
+        return False
+    seen: set[int] = set()
+    link: BaseException | None = e
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return False
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return True
 
 
 @contextmanager
@@ -235,28 +254,43 @@ def stoppable(note: str) -> Iterator[None]:
     was_int = signal.getsignal(signal.SIGINT) if main else None
     if was_int is signal.default_int_handler:
         signal.signal(signal.SIGINT, _terminated)
+    hook = sys.unraisablehook
+
+    def lost(unraisable: Any) -> None:
+        """A KeyboardInterrupt raised in a finalizer `_in_finalizer` does not recognise (a
+        generator's `finally` run as the generator is freed) is printed and lost, and the body
+        would run on: deliver the signal again, outside it."""
+        global _signalled
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and _signalled:
+            import _thread
+
+            signum, _signalled = _signalled, 0
+            threading.Timer(0.05, _thread.interrupt_main, args=(signum,)).start()
+            return
+        hook(unraisable)
 
     def restore() -> None:
         if main:
             signal.signal(signal.SIGTERM, previous)
             if was_int is signal.default_int_handler:
                 signal.signal(signal.SIGINT, was_int)
+            sys.unraisablehook = hook
 
-    before, _interrupt_note, _signalled = _interrupt_note, note, False
+    before, _interrupt_note = _interrupt_note, note
+    if main:  # the flag is the main thread's: signal handlers run there only
+        _signalled = 0
+        sys.unraisablehook = lost
     try:
         yield
     except BaseException as e:
         # The note stays for user_errors' interruption line (which clears it).
         restore()
-        if _signalled and isinstance(e, Exception) and not isinstance(e, typer.Exit):
-            # The signal's KeyboardInterrupt was raised inside a C extension that put an error
-            # of its own in its place (matplotlib's image resampling: "Invalid affine
-            # transformation matrix", a traceback and exit 1 from a SIGINT'd `report` in a
-            # suite run): it is still the interruption.
+        if main and _replaced_interrupt(e):
             raise KeyboardInterrupt from e
         raise
     finally:
-        _signalled = False
+        if main:
+            _signalled = 0
     _interrupt_note = before
     restore()
 

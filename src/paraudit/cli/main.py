@@ -177,7 +177,7 @@ def main() -> None:
     from paraudit.waits import on_long_wait
 
     on_long_wait(warn)  # a run or build waiting on a server's Retry-After says so, once a wait
-    tune()  # fewer full garbage collections over a long audit (collector.py: measured)
+    tune()  # less CPU spent collecting garbage over a long audit (collector.py: measured)
 
 
 def run_module() -> None:
