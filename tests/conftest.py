@@ -285,7 +285,7 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     # The CLI's own collector settings (paraudit/collector.py), in every test process (each
     # xdist worker, the Ray pass) from the start: the tests run audits and reports in-process,
-    # where the defaults' full collections cost 12 % of the suite's CPU.
+    # where the defaults' collections cost about 12 % of the suite's CPU (measured).
     from paraudit.collector import tune
 
     tune()

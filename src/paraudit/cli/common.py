@@ -210,12 +210,17 @@ def _terminated(signum: int, frame: Any) -> None:
     exit 0. There the same signal is delivered again a moment later, outside it."""
     global _signalled
     if _in_finalizer(frame):
-        import _thread
-
-        threading.Timer(0.05, _thread.interrupt_main, args=(signum,)).start()
+        _deliver_again(signum)
         return
     _signalled = signum
     raise KeyboardInterrupt
+
+
+def _deliver_again(signum: int) -> None:
+    """The signal once more in a moment, outside the finalizer that would have lost it."""
+    import _thread
+
+    threading.Timer(0.05, _thread.interrupt_main, args=(signum,)).start()
 
 
 _signalled = 0
@@ -262,10 +267,8 @@ def stoppable(note: str) -> Iterator[None]:
         would run on: deliver the signal again, outside it."""
         global _signalled
         if isinstance(unraisable.exc_value, KeyboardInterrupt) and _signalled:
-            import _thread
-
             signum, _signalled = _signalled, 0
-            threading.Timer(0.05, _thread.interrupt_main, args=(signum,)).start()
+            _deliver_again(signum)
             return
         hook(unraisable)
 
